@@ -1,0 +1,39 @@
+"""Ludothèque: Pylos, Imbrication, Ex*Pion and Plimil, for people and for computer opponents.
+
+>>> import ludotheque
+>>> ludotheque.games()[-1]
+'pylos'
+>>> state = ludotheque.load("pylos").new_state(seed=0)
+>>> len(state.legal_moves())
+16
+"""
+
+# The package of games is imported before the function ``games`` is bound below, so that
+# ``ludotheque.games`` stays the function of the public contract.
+from . import games as _games_package  # noqa: F401
+from .core import (  # noqa: E402
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Record,
+    Result,
+    State,
+    UnknownGameError,
+    games,
+    load,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Record",
+    "Result",
+    "State",
+    "UnknownGameError",
+    "__version__",
+    "games",
+    "load",
+]

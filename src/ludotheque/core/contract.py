@@ -1,0 +1,212 @@
+"""The public contract shared by every game: ``Game``, ``State``, ``Result`` and ``GameInfo``.
+
+A game package declares its facts once in a :class:`GameInfo`; the registry turns those declarations
+into ``ludotheque.games()`` and ``ludotheque.load()``.
+
+>>> Result(winners=(1,), scores=(-1, 1), reason="top").to_json()
+{'winners': [1], 'scores': [-1, 1], 'reason': 'top'}
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Player = int
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The outcome of a finished game: ``winners`` empty means a draw."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str = ""
+
+    def to_json(self) -> JSON:
+        return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        """Rebuild a result; raises ``ValueError`` when a field is missing or mistyped."""
+        try:
+            winners = tuple(int(w) for w in data["winners"])
+            scores = tuple(data["scores"])
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"malformed result {data!r}") from error
+        if not all(isinstance(s, int | float) for s in scores):
+            raise ValueError(f"malformed result scores {data!r}")
+        return cls(winners, scores, str(data.get("reason", "")))
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The static facts of a game, declared once by its package (see STYLE.md §1)."""
+
+    id: str
+    title: Mapping[str, str]
+    summary: Mapping[str, str]
+    player_counts: tuple[int, ...]
+    default_players: int
+    variants: tuple[str, ...]
+    default_variant: str
+    rules_version: int
+    make: Callable[[str, int], Game] = field(repr=False)
+    # A generous bound on the length of a game, in plies, used by the conformance tests.
+    max_plies: int = 5000
+
+
+class Game(ABC):
+    """One game with fixed parameters (variant, number of players)."""
+
+    info: GameInfo
+
+    def __init__(self, variant: str, players: int) -> None:
+        self._variant = variant
+        self._players = players
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def variant(self) -> str:
+        return self._variant
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def rules_version(self) -> int:
+        return self.info.rules_version
+
+    @property
+    def has_chance(self) -> bool:
+        """Whether ``new_state(seed)`` depends on the seed."""
+        return False
+
+    @property
+    def has_hidden_information(self) -> bool:
+        """Whether some player's view lacks something the full state holds."""
+        return False
+
+    @abstractmethod
+    def new_state(self, seed: int = 0) -> State:
+        """The start position; ``seed`` fixes every chance event."""
+
+    @abstractmethod
+    def parse_move(self, state: State, text: str) -> Any:
+        """The legal move that ``text`` names in ``state``.
+
+        Raises ``InvalidMoveError`` when ``text`` is not notation and ``IllegalMoveError``
+        when it is notation but not legal in ``state``.
+        """
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from ``State.to_json()``; raises ``ValueError`` on bad data."""
+
+    def mask_move_text(self, text: str, mover: Player, reader: Player | None) -> str:
+        """The text of ``mover``'s move as ``reader`` may know it (identity unless secret)."""
+        return text
+
+    def __repr__(self) -> str:
+        return f"ludotheque.load({self.id!r}, variant={self.variant!r}, players={self.players})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game)
+            and (self.id, self.variant, self.players) == (other.id, other.variant, other.players)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.variant, self.players))
+
+
+class State(ABC):
+    """An immutable position. ``play`` returns a new state and leaves this one unchanged."""
+
+    __slots__ = ()
+
+    @property
+    @abstractmethod
+    def game(self) -> Game: ...
+
+    @property
+    @abstractmethod
+    def to_move(self) -> Player | None:
+        """The player to act, ``None`` once the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def ply(self) -> int:
+        """How many moves have been played since ``new_state``."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Any]:
+        """Every legal move in canonical order, without duplicates; empty once over."""
+
+    @abstractmethod
+    def play(self, move: Any) -> State:
+        """The state after ``move`` (a move or its text); raises ``IllegalMoveError`` or
+        ``InvalidMoveError`` and changes nothing when the move is refused."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The result; raises ``ValueError`` while the game is not over."""
+
+    @abstractmethod
+    def view(self, player: Player | None = None) -> JSON:
+        """What ``player`` may know (``None``: a spectator), as JSON-serialisable data."""
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """The full state, secrets included (server side only)."""
+
+    @abstractmethod
+    def determinize(self, player: Player | None, rng: random.Random) -> State:
+        """A full state consistent with ``view(player)``; unknowns are drawn from ``rng``."""
+
+    def _not_over_error(self) -> ValueError:
+        return ValueError(f"{self.game.id}: the game is not over (ply {self.ply})")
+
+
+def base_view(state: State, viewer: Player | None, phase: str) -> JSON:
+    """The fields every view starts with (DESIGN.md: game, variant, players, viewer, ...)."""
+    game = state.game
+    return {
+        "game": game.id,
+        "variant": game.variant,
+        "players": game.players,
+        "viewer": viewer,
+        "to_move": state.to_move,
+        "phase": phase,
+        "result": state.result().to_json() if state.is_over else None,
+        "ply": state.ply,
+    }
+
+
+def check_viewer(state: State, player: Player | None) -> None:
+    """Raise ``ValueError`` unless ``player`` is ``None`` or a seat of the game."""
+    if player is not None and not (
+        isinstance(player, int) and not isinstance(player, bool) and 0 <= player < state.game.players
+    ):
+        raise ValueError(f"{state.game.id}: no player {player!r} in a {state.game.players}-player game")
+
+
+def seats_in_order(first: Player, players: int) -> Sequence[Player]:
+    """Seats starting from ``first`` and going round once.
+
+    >>> list(seats_in_order(2, 4))
+    [2, 3, 0, 1]
+    """
+    return [(first + i) % players for i in range(players)]

@@ -1,0 +1,319 @@
+"""Pylos rules (``../shared/rules/pylos.md``): kids, standard and advanced rule sets.
+
+>>> import ludotheque
+>>> state = ludotheque.load("pylos").new_state()
+>>> state = state.play("1a1").play("1c1").play("1b1").play("1c2").play("1a2")
+>>> [str(m) for m in state.legal_moves()][:3]
+['1d1', '1d2', '1b2x1a1']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ...core.contract import JSON, Game, GameInfo, Player, Result, State, check_viewer
+from ...core.errors import IllegalMoveError, InvalidMoveError
+from .board import (
+    ALL,
+    BALLS_PER_PLAYER,
+    BIT,
+    HIGHER,
+    SQUARES_AND_LINES_AT,
+    SQUARES_AT,
+    SUPPORTS,
+    TOP,
+    Mask,
+    available,
+    bits,
+    covered,
+)
+from .notation import PLACEMENTS, RAISES, RESERVE, Move
+
+VARIANTS = ("standard", "kids", "advanced")
+LIGHT, DARK = 0, 1
+_KEY_SHIFT = 30
+
+
+class PylosState(State):
+    """A Pylos position: two bit masks of balls, the player to move and the positions seen."""
+
+    __slots__ = ("_balls", "_game", "_legal", "_mover", "_ply", "_result", "_seen")
+
+    def __init__(
+        self,
+        game: PylosGame,
+        balls: tuple[Mask, Mask],
+        mover: Player,
+        ply: int,
+        seen: dict[int, int],
+        result: Result | None,
+    ) -> None:
+        self._game = game
+        self._balls = balls
+        self._mover = mover
+        self._ply = ply
+        self._seen = seen
+        self._result = result
+        self._legal: list[Move] | None = None
+
+    # -- the contract --------------------------------------------------------------------------
+    @property
+    def game(self) -> PylosGame:
+        return self._game
+
+    @property
+    def to_move(self) -> Player | None:
+        return None if self._result is not None else self._mover
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    def reserve(self, player: Player) -> int:
+        """Balls ``player`` still holds: those of their 15 that are not on the board."""
+        return BALLS_PER_PLAYER - self._balls[player].bit_count()
+
+    def owner(self, cell: int) -> Player | None:
+        """The player whose ball stands on ``cell``, or ``None``."""
+        for player in (LIGHT, DARK):
+            if self._balls[player] & BIT[cell]:
+                return player
+        return None
+
+    @property
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (draw on the third)."""
+        return self._seen[self._key(self._balls, self._mover)]
+
+    def legal_moves(self) -> list[Move]:
+        if self._result is not None:
+            return []
+        if self._legal is None:
+            self._legal = _generate(self._balls, self._mover, self._game.figures_at)
+        return list(self._legal)
+
+    def play(self, move: Move | str) -> PylosState:
+        if isinstance(move, str):
+            move = self._game.parse_move(self, move)
+        elif not self._is_legal(move):
+            raise IllegalMoveError(f"pylos: {move!r} is not legal at ply {self._ply}")
+        return self._after(move)
+
+    def result(self) -> Result:
+        if self._result is None:
+            raise self._not_over_error()
+        return self._result
+
+    def view(self, player: Player | None = None) -> JSON:
+        from .view import view
+
+        check_viewer(self, player)
+        return view(self, player)
+
+    def to_json(self) -> JSON:
+        return {
+            "game": "pylos",
+            "variant": self._game.variant,
+            "players": 2,
+            "light": self._balls[LIGHT],
+            "dark": self._balls[DARK],
+            "mover": self._mover,
+            "ply": self._ply,
+            "seen": [[key, count] for key, count in self._seen.items()],
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    def determinize(self, player: Player | None, rng: random.Random) -> PylosState:
+        check_viewer(self, player)
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PylosState) and self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash((self._balls, self._mover, self._ply))
+
+    def __repr__(self) -> str:
+        return f"<PylosState {self._game.variant} ply {self._ply} to move {self.to_move}>"
+
+    # -- helpers ---------------------------------------------------------------------------------
+    @staticmethod
+    def _key(balls: tuple[Mask, Mask], mover: Player) -> int:
+        return balls[LIGHT] | balls[DARK] << _KEY_SHIFT | mover << (2 * _KEY_SHIFT)
+
+    def _is_legal(self, move: object) -> bool:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
+        for candidate in legal:
+            if candidate is move:
+                return True
+        return isinstance(move, Move) and move in legal
+
+    def _after(self, move: Move) -> PylosState:
+        mover = self._mover
+        own = self._balls[mover]
+        if move.source != RESERVE:
+            own &= ~BIT[move.source]
+        own |= BIT[move.target]
+        for removed in move.removals:
+            own &= ~BIT[removed]
+        balls = (own, self._balls[1]) if mover == LIGHT else (self._balls[0], own)
+        opponent = 1 - mover
+        seen = self._seen.copy()
+        key = self._key(balls, opponent)
+        seen[key] = count = seen.get(key, 0) + 1
+        result = None
+        if move.target == TOP:
+            result = _win(mover, "top")
+        elif balls[opponent].bit_count() == BALLS_PER_PLAYER:
+            result = _win(mover, "empty_reserve")
+        elif count >= 3:
+            result = Result((), (0, 0), "repetition")
+        return PylosState(self._game, balls, opponent, self._ply + 1, seen, result)
+
+
+class PylosGame(Game):
+    """Pylos under one rule set."""
+
+    def __init__(self, variant: str = "standard", players: int = 2) -> None:
+        super().__init__(variant, players)
+        # The figures a ball may complete, by cell: none for kids (only raises save balls).
+        self.figures_at: list[tuple[Mask, ...]] | None = {
+            "kids": None,
+            "standard": SQUARES_AT,
+            "advanced": SQUARES_AND_LINES_AT,
+        }[variant]
+
+    def new_state(self, seed: int = 0) -> PylosState:
+        """The empty pyramid, Light to move; Pylos has no chance, so ``seed`` is ignored."""
+        start = (0, 0)
+        return PylosState(self, start, LIGHT, 0, {PylosState._key(start, LIGHT): 1}, None)
+
+    def parse_move(self, state: State, text: str) -> Move:
+        """The legal move ``text`` names; a pair of removals may be given in either order
+        when both orders work (the listed form is returned)."""
+        if not isinstance(state, PylosState):
+            raise TypeError(f"pylos: not a Pylos state: {state!r}")
+        move = Move.from_text(text)
+        if state.is_over:
+            raise IllegalMoveError(f"pylos: {text!r} is not legal: the game is over")
+        legal = state.legal_moves()
+        if move in legal:
+            return legal[legal.index(move)]
+        if len(move.removals) == 2:
+            swapped = Move(move.target, move.source, move.removals[::-1])
+            if swapped in legal:
+                return legal[legal.index(swapped)]
+        raise IllegalMoveError(f"pylos: {text!r} is not legal at ply {state.ply}: {_why(state, move)}")
+
+    def state_from_json(self, data: Mapping[str, Any]) -> PylosState:
+        """Rebuild a state from ``to_json()``; raises ``ValueError`` on inconsistent data."""
+        try:
+            if data["game"] != "pylos" or data["variant"] != self.variant:
+                raise ValueError(f"pylos: state of {data['game']}/{data['variant']} given to {self!r}")
+            light, dark, mover = int(data["light"]), int(data["dark"]), int(data["mover"])
+            seen = {int(key): int(count) for key, count in data["seen"]}
+            result = Result.from_json(data["result"]) if data["result"] else None
+            ply = int(data["ply"])
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"pylos: malformed state: {error!r}") from None
+        if light & dark or (light | dark) & ~ALL or mover not in (0, 1):
+            raise ValueError("pylos: malformed state: overlapping or off-board balls")
+        if max(light.bit_count(), dark.bit_count()) > BALLS_PER_PLAYER:
+            raise ValueError("pylos: malformed state: more than 15 balls of one colour")
+        return PylosState(self, (light, dark), mover, ply, seen, result)
+
+
+def _win(player: Player, reason: str) -> Result:
+    return Result((player,), (1, -1) if player == LIGHT else (-1, 1), reason)
+
+
+def _generate(balls: tuple[Mask, Mask], mover: Player, figures_at: list[tuple[Mask, ...]] | None) -> list[Move]:
+    """Every legal turn, in the canonical order of the rules file."""
+    own = balls[mover]
+    occupied = balls[0] | balls[1]
+    open_cells = available(occupied)
+    moves: list[Move] = []
+    for target in bits(open_cells):
+        after = own | BIT[target]
+        if figures_at is not None and _completes(after, figures_at[target]):
+            moves.extend(_with_removals(RESERVE, target, after, occupied | BIT[target]))
+        else:
+            moves.append(PLACEMENTS[target])
+    for source in bits(own & ~covered(occupied)):
+        for target in bits(open_cells & HIGHER[source]):
+            if SUPPORTS[target] & BIT[source]:
+                continue
+            after = own & ~BIT[source] | BIT[target]
+            if figures_at is not None and _completes(after, figures_at[target]):
+                moves.extend(
+                    _with_removals(source, target, after, occupied & ~BIT[source] | BIT[target])
+                )
+            else:
+                moves.append(RAISES[source, target])
+    return moves
+
+
+def _completes(own: Mask, figures: tuple[Mask, ...]) -> bool:
+    return any(own & figure == figure for figure in figures)
+
+
+def _with_removals(source: int, target: int, own: Mask, occupied: Mask) -> list[Move]:
+    """The removal variants of a turn that completed a figure: one or two own free balls,
+    the second possibly freed by the first; a pair that works in both orders listed once."""
+    variants = []
+    free = own & ~covered(occupied)
+    for first in bits(free):
+        variants.append(Move(target, source, (first,)))
+        rest_occupied = occupied & ~BIT[first]
+        free_after = own & ~BIT[first] & ~covered(rest_occupied)
+        for second in bits(free_after):
+            if second > first or not free & BIT[second]:
+                variants.append(Move(target, source, (first, second)))
+    return variants
+
+
+def _why(state: PylosState, move: Move) -> str:
+    """A short reason why ``move`` is not legal in ``state``, for people."""
+    occupied = state._balls[0] | state._balls[1]
+    mover = state._mover
+    open_cells = available(occupied)
+    from .board import NAMES
+
+    if move.source != RESERVE:
+        if not state._balls[mover] & BIT[move.source]:
+            return f"no ball of yours on {NAMES[move.source]}"
+        if covered(occupied) & BIT[move.source]:
+            return f"the ball on {NAMES[move.source]} is not free"
+        if SUPPORTS[move.target] & BIT[move.source]:
+            return f"{NAMES[move.source]} supports {NAMES[move.target]}"
+    if not open_cells & BIT[move.target]:
+        return f"{NAMES[move.target]} is not available"
+    if move.removals:
+        return "these removals are not possible here (a square or line is needed, and free own balls)"
+    return "this turn completes a figure: take back one or two of your free balls (e.g. x1a1)"
+
+
+GAME = GameInfo(
+    id="pylos",
+    title={"fr": "Pylos", "en": "Pylos"},
+    summary={
+        "fr": "Empilez vos billes en pyramide : qui pose la dernière au sommet gagne.",
+        "en": "Stack your balls into a pyramid: whoever places the last one on top wins.",
+    },
+    player_counts=(2,),
+    default_players=2,
+    variants=VARIANTS,
+    default_variant="standard",
+    rules_version=1,
+    make=lambda variant, players: PylosGame(variant, players),
+    max_plies=3000,
+)
+PylosGame.info = GAME
