@@ -111,6 +111,23 @@ class Game(ABC):
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """Rebuild a state from ``State.to_json()``; raises ``ValueError`` on bad data."""
 
+    @property
+    def teams(self) -> tuple[tuple[Player, ...], ...]:
+        """The sides that win or lose together (each player alone unless a game says otherwise)."""
+        return tuple((player,) for player in range(self.players))
+
+    def resignation(self, player: Player) -> Result:
+        """The result when ``player`` resigns: every side but theirs wins.
+
+        >>> from ludotheque import load
+        >>> load("pylos").resignation(0)
+        Result(winners=(1,), scores=(-1, 1), reason='resign')
+        """
+        team = next(side for side in self.teams if player in side)
+        winners = tuple(p for p in range(self.players) if p not in team)
+        scores = tuple(1 if p in winners else -1 for p in range(self.players))
+        return Result(winners, scores, "resign")
+
     def mask_move_text(self, text: str, mover: Player, reader: Player | None) -> str:
         """The text of ``mover``'s move as ``reader`` may know it (identity unless secret)."""
         return text

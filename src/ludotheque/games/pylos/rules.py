@@ -207,7 +207,8 @@ class PylosGame(Game):
         legal = state.legal_moves()
         if move in legal:
             return legal[legal.index(move)]
-        if len(move.removals) == 2:
+        if len(move.removals) == 2 and move.removals[0] > move.removals[1]:
+            # Listed once in cell order only when both orders work: then either is accepted.
             swapped = Move(move.target, move.source, move.removals[::-1])
             if swapped in legal:
                 return legal[legal.index(swapped)]

@@ -1,0 +1,1 @@
+"""The ``ludotheque`` command: play in the terminal, replay, bench, arena, serve, rules."""

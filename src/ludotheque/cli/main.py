@@ -1,0 +1,26 @@
+"""The ``ludotheque`` command (also ``python -m ludotheque``)."""
+
+from __future__ import annotations
+
+import typer
+
+from .bench import bench
+from .play import play
+from .replay import replay
+from .rules import rules
+
+app = typer.Typer(
+    name="ludotheque",
+    help="Ludothèque: Pylos, Imbrication, Ex*Pion and Plimil in the terminal, the browser and for bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command(help="Play a game in the terminal against people or computer opponents.")(play)
+app.command(help="Step through a saved game record.")(replay)
+app.command(help="Measure engine speed with uniformly random playouts.")(bench)
+app.command(help="Show a game's rules (French or English).")(rules)
+
+
+def main() -> None:
+    app()
