@@ -55,7 +55,7 @@ def test_registry_lists_the_four_games_sorted() -> None:
 @pytest.mark.parametrize("bad", [{"game_id": "chess"}, {"game_id": "pylos", "variant": "nope"},
                                  {"game_id": "pylos", "players": 7}])
 def test_load_refuses_unknown_names_with_a_value_error(bad: dict[str, object]) -> None:
-    with pytest.raises(ValueError, match="unknown|cannot be played"):
+    with pytest.raises(ValueError, match=r"unknown|cannot be played"):
         ludotheque.load(**bad)  # type: ignore[arg-type]
 
 
@@ -134,7 +134,7 @@ def test_malformed_and_illegal_moves_raise_and_change_nothing(played) -> None:  
 def test_to_json_round_trips_exactly(played) -> None:  # type: ignore[no-untyped-def]
     game, games = played
     for states, _ in games[:3]:
-        for state in states[::4] + [states[-1]]:
+        for state in [*states[::4], states[-1]]:
             data = json.loads(json.dumps(state.to_json()))
             rebuilt = game.state_from_json(data)
             assert rebuilt.to_json() == state.to_json()
@@ -145,10 +145,10 @@ def test_to_json_round_trips_exactly(played) -> None:  # type: ignore[no-untyped
 def test_views_are_json_with_the_common_fields(played) -> None:  # type: ignore[no-untyped-def]
     game, games = played
     for states, _ in games[:3]:
-        for state in states[::3] + [states[-1]]:
+        for state in [*states[::3], states[-1]]:
             for viewer in [None, *range(game.players)]:
                 view = state.view(viewer)
-                assert REQUIRED_VIEW_KEYS <= set(view)
+                assert set(view) >= REQUIRED_VIEW_KEYS
                 assert view["viewer"] == viewer and view["to_move"] == state.to_move
                 assert view["game"] == game.id and view["players"] == game.players
                 assert json.loads(json.dumps(view)) == view
@@ -165,7 +165,6 @@ def test_determinize_keeps_the_view(played) -> None:  # type: ignore[no-untyped-
             for viewer in [None, *range(game.players)]:
                 guess = state.determinize(viewer, rng)
                 assert guess.view(viewer) == state.view(viewer)
-                assert [str(m) for m in guess.legal_moves()] == [str(m) for m in state.legal_moves()] or game.has_hidden_information
                 if not game.has_hidden_information:
                     assert guess.to_json() == state.to_json()
 

@@ -6,7 +6,7 @@ import json
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from ..bench import BenchFigures, random_playouts
@@ -38,10 +38,11 @@ def bench(
             for count in counts:
                 game = load_game(game_id, chosen_variant, count)
                 task = progress.add_task(f"{game_id} {chosen_variant} {count}p", total=1.0)
-                figures.append(random_playouts(
-                    game, seconds=seconds, seed=seed,
-                    progress=lambda done, task=task: progress.update(task, completed=done),
-                ))
+
+                def advance(done: float, task: TaskID = task) -> None:
+                    progress.update(task, completed=done)
+
+                figures.append(random_playouts(game, seconds=seconds, seed=seed, progress=advance))
     if as_json:
         console.print_json(json.dumps([f.to_json() for f in figures]))
         return

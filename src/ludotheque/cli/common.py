@@ -11,7 +11,7 @@ from .. import i18n
 from ..core import Game, load
 
 console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
+errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 LangOption = Annotated[
     str | None,

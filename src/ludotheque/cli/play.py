@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -255,10 +256,8 @@ class Terminal:
         changing = self.last_human is not None and self.last_human != player
         if self.session.game.has_hidden_information and len(humans) > 1 and changing:
             self.out.clear()
-            try:
+            with contextlib.suppress(EOFError):
                 self.ask(i18n.text("handover", self.lang, player=player, name=self.name(player)))
-            except EOFError:
-                pass
             self.out.clear()
         self.last_human = player
 

@@ -9,7 +9,8 @@ import typer
 from rich.markup import escape
 
 from .. import i18n
-from ..core import RecordError, replay as replay_record
+from ..core import RecordError
+from ..core import replay as replay_record
 from ..core.records import Record
 from .boards import board_module
 from .common import LangOption, console, fail, language

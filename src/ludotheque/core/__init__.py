@@ -1,6 +1,6 @@
 """The contract every game implements, the registry and game records."""
 
-from .contract import Game, GameInfo, JSON, Player, Result, State, base_view, check_viewer
+from .contract import JSON, Game, GameInfo, Player, Result, State, base_view, check_viewer
 from .errors import (
     IllegalMoveError,
     InvalidMoveError,

@@ -25,7 +25,9 @@ WORDS = {
 
 def _level(view: dict[str, Any], level: int, lang: str) -> Table:
     size = SIZES[level - 1]
-    table = Table(title=f"{WORDS[lang]['level']} {level}", show_header=True, box=None, pad_edge=False)
+    table = Table(
+        title=f"{WORDS[lang]['level']} {level}", show_header=True, box=None, pad_edge=False, min_width=10
+    )
     table.add_column("", justify="right", style="dim")
     for file in range(size):
         table.add_column(FILES[file], justify="center")

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.contract import JSON, Game, GameInfo, Player, Result, State, check_viewer
-from ...core.errors import IllegalMoveError, InvalidMoveError
+from ...core.errors import IllegalMoveError
 from .board import (
     ALL,
     BALLS_PER_PLAYER,
@@ -236,7 +236,9 @@ def _win(player: Player, reason: str) -> Result:
     return Result((player,), (1, -1) if player == LIGHT else (-1, 1), reason)
 
 
-def _generate(balls: tuple[Mask, Mask], mover: Player, figures_at: list[tuple[Mask, ...]] | None) -> list[Move]:
+def _generate(
+    balls: tuple[Mask, Mask], mover: Player, figures_at: list[tuple[Mask, ...]] | None
+) -> list[Move]:
     """Every legal turn, in the canonical order of the rules file."""
     own = balls[mover]
     occupied = balls[0] | balls[1]

@@ -1,0 +1,127 @@
+"""The ``ludotheque`` command, driven as a person would type it (Typer's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ludotheque.cli.main import app
+from ludotheque.core import Record, replay
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.output
+
+
+def test_help_lists_the_commands() -> None:
+    code, out = run("--help")
+    assert code == 0
+    for command in ("play", "replay", "bench", "rules"):
+        assert command in out
+
+
+def test_unknown_game_is_one_clear_line_and_exit_status_one() -> None:
+    code, out = run("play", "chess", "--lang", "en")
+    assert code == 1
+    assert "unknown game 'chess'" in out and "Traceback" not in out
+
+
+def test_a_bad_move_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    typed = "\n".join(["1e9", "2a1", "1a1", "moves", "1b1", f"save {path}", "quit"]) + "\n"
+    code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en", input=typed)
+    assert code == 0
+    assert "Move refused: pylos: '1e9' is not a move" in out
+    assert "'2a1' is not legal" in out
+    assert "Played: 1a1" in out and "Played: 1b1" in out
+    assert "Legal moves (15)" in out
+    record = Record.read(path)
+    assert record.moves == ("1a1", "1b1") and record.result is None
+
+
+def test_undo_takes_back_the_last_human_move_and_the_bot_reply(tmp_path: Path) -> None:
+    path = tmp_path / "undo.json"
+    typed = "\n".join(["1a1", "undo", "1d4", f"save {path}", "quit"]) + "\n"
+    code, out = run("play", "pylos", "--vs", "random", "--seed", "3", "--lang", "en", input=typed)
+    assert code == 0 and "Move taken back." in out
+    moves = Record.read(path).moves
+    assert moves[0] == "1d4" and len(moves) == 2, "the bot answered the new move only"
+
+
+def test_french_messages_and_commands() -> None:
+    typed = "aide\ncoups\nquitter\n"
+    code, out = run("play", "pylos", "--seats", "human,human", "--lang", "fr", input=typed)
+    assert code == 0
+    assert "Coups légaux (16)" in out and "Au revoir." in out
+
+
+def test_a_whole_game_against_random_ends_and_is_saved(tmp_path: Path) -> None:
+    path = tmp_path / "whole.json"
+    typed = "random\n" * 400
+    code, out = run(
+        "play", "pylos", "--vs", "random", "--second", "--seed", "11", "--lang", "en",
+        "--save", str(path), input=typed,
+    )
+    assert code == 0 and "Game over" in out
+    record = Record.read(path)
+    states = replay(record)
+    assert states[-1].is_over and states[-1].result() == record.result
+
+
+def test_resign_ends_the_game_with_the_other_player_winning(tmp_path: Path) -> None:
+    path = tmp_path / "resign.json"
+    code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en", "--save", str(path),
+                    input="1a1\nresign\n")
+    assert code == 0 and "Player 1 resigns." in out
+    result = Record.read(path).result
+    assert result is not None and result.winners == (0,) and result.reason == "resign"
+
+
+def test_replay_steps_forward_and_back(tmp_path: Path) -> None:
+    path = tmp_path / "replay.json"
+    run("play", "pylos", "--seats", "human,human", "--lang", "en", "--save", str(path),
+        input="1a1\n1b1\n1c1\nresign\n")
+    code, out = run("replay", str(path), "--lang", "en", input="n\nn\np\ng 3\nq\n")
+    assert code == 0
+    assert "Start position (0/3)" in out
+    assert out.index("Move 1/3: 1a1") < out.index("Move 2/3: 1b1") < out.index("Move 3/3: 1c1")
+    code, out = run("replay", str(path), "--to-end", "--lang", "en")
+    assert code == 0 and "Move 3/3: 1c1" in out and "resign" in out
+
+
+def test_replay_refuses_a_broken_record(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps({"format": 1, "game": "pylos", "variant": "standard", "players": 2,
+                                "seed": 0, "moves": ["1a1", "1a1"]}))
+    code, out = run("replay", str(path))
+    assert code == 1 and "move 2 '1a1' does not replay" in out
+    path.write_text("{not json")
+    code, out = run("replay", str(path))
+    assert code == 1 and "is not JSON" in out
+
+
+def test_bench_reports_playouts_moves_and_length_as_json() -> None:
+    code, out = run("bench", "pylos", "--variant", "standard", "--seconds", "0.3", "--json")
+    assert code == 0
+    [figures] = json.loads(out)
+    assert figures["variant"] == "standard" and figures["playouts"] > 0
+    assert figures["moves_per_second"] > 0 and figures["mean_length"] >= 30
+
+
+def test_bench_covers_every_rule_set_by_default() -> None:
+    code, out = run("bench", "pylos", "--seconds", "0.1")
+    assert code == 0
+    for variant in ("standard", "kids", "advanced"):
+        assert variant in out
+
+
+def test_rules_in_both_languages() -> None:
+    code, out = run("rules", "pylos", "--lang", "fr")
+    assert code == 0 and "Décisions" in out
+    code, out = run("rules", "pylos", "--lang", "en")
+    assert code == 0 and "Decisions" in out
