@@ -1,0 +1,66 @@
+"""A quick heuristic value of an Ex*Pion position for the computer opponents.
+
+``evaluate(state, player)`` is in [-1, 1], from ``player``'s point of view (their team's):
+
+- a finished game is worth its score (+1 win, -1 loss, 0 draw);
+- a win in one move for the team to move (a push of the EX*PION into an enemy camp that is
+  legal now) is worth ±0.9: the only threat that ends the game at once;
+- otherwise 0.6 × the marble balance (team marbles minus enemy marbles, over 14: losing every
+  marble loses the game) plus 0.3 × the EX*PION's lean: how much nearer it stands to the enemy
+  camps' edges than to one's own (its goal), over 3, the widest gap the play area allows.
+
+>>> import ludotheque
+>>> state = ludotheque.load("expion").new_state()
+>>> evaluate(state, 0), evaluate(state, 1)
+(0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from .board import CAMP_AT, NEIGHBOUR, SIZE
+from .rules import CODE_OF_CAMP, EXPION, TEAM_CAMPS, ExpionState
+
+MATERIAL_WEIGHT = 0.6
+EXPION_WEIGHT = 0.3
+THREAT_VALUE = 0.9
+_STEP_DIRECTION = {SIZE: 0, 1: 1, -SIZE: 2, -1: 3}
+
+
+def evaluate(state: ExpionState, player: int) -> float:
+    """The value of ``state`` for ``player``'s team, in [-1, 1] (see the module docstring)."""
+    if state.is_over:
+        return float(state.result().scores[player])
+    game = state.game
+    team = game.team_of[player]
+    mover = state.to_move
+    assert mover is not None
+    if _has_winning_push(state):
+        return THREAT_VALUE if game.team_of[mover] == team else -THREAT_VALUE
+    board = state._board
+    mine = sum(board.count(CODE_OF_CAMP[c]) for c in TEAM_CAMPS[team])
+    theirs = sum(board.count(CODE_OF_CAMP[c]) for c in TEAM_CAMPS[1 - team])
+    material = (mine - theirs) / 14
+    value = MATERIAL_WEIGHT * material + EXPION_WEIGHT * _expion_lean(state._expion, team)
+    return max(-1.0, min(1.0, value))
+
+
+def _expion_lean(expion: int, team: int) -> float:
+    """+1 when the EX*PION hugs an enemy camp's edge and is far from one's own camps."""
+    rank, file = divmod(expion, SIZE)
+    to_east_west = min(file, SIZE - 1 - file)
+    to_north_south = min(rank, SIZE - 1 - rank)
+    # North+South (team 0) push toward the East and West camps, East+West toward North and South.
+    to_enemy, to_own = (to_east_west, to_north_south) if team == 0 else (to_north_south, to_east_west)
+    return (to_own - to_enemy) / 3
+
+
+def _has_winning_push(state: ExpionState) -> bool:
+    """Whether a legal move of the player to move pushes the EX*PION into a camp (a win:
+    pushes into one's own team's camps are never legal)."""
+    board = state._board
+    for move in state.legal_moves():
+        if board[move.target] == EXPION:
+            beyond = NEIGHBOUR[move.target][_STEP_DIRECTION[move.target - move.source]]
+            if CAMP_AT[beyond] >= 0:
+                return True
+    return False

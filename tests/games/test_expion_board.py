@@ -1,0 +1,54 @@
+"""The Ex*Pion terminal board: coordinates, letters for marbles, the EX*PION and special cells,
+both languages, and the ``info`` details."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+import ludotheque
+from ludotheque.cli.boards import board_module
+from ludotheque.cli.boards.expion import details, render
+
+
+def plain(renderable: object) -> str:
+    console = Console(width=100, color_system=None)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get()
+
+
+def test_the_registry_finds_the_board() -> None:
+    assert board_module("expion").render is render
+
+
+@pytest.mark.parametrize(("lang", "to_move"), [("fr", "au trait: E Est"), ("en", "to move: E East")])
+def test_render_draws_the_board_with_coordinates_letters_and_symbols(lang: str, to_move: str) -> None:
+    state = ludotheque.load("expion").new_state().play("e9-e6")
+    lines = plain(render(state.view(None), lang=lang)).splitlines()
+    assert lines[0].split() == list("abcdefghi")
+    rows = {line.split()[0]: line.split()[1:-1] for line in lines[1:10]}
+    assert rows["9"] == ["N", "N", "N", "□", "N", "N", "N"]  # e9 left its camp
+    assert rows["8"] == ["W", "◇", "·", "·", "·", "·", "·", "◇", "E"]
+    assert rows["6"][4] == "N" and rows["5"][4] == "✱"
+    assert rows["1"] == ["S"] * 7
+    assert to_move in plain(render(state.view(2), lang=lang))
+
+
+def test_render_says_when_the_game_is_over() -> None:
+    rows = [" " * 9] + ["." * 9] * 7 + [" " * 9]
+    rows[4] = ".XN......"  # North's c5 pushes the EX*PION from b5 into West's camp
+    rows[1] = "......E.."
+    game = ludotheque.load("expion")
+    final = game.position(rows).play("c5-b5")  # type: ignore[attr-defined]
+    assert "game over" in plain(render(final.view(None), lang="en"))
+    assert "partie finie" in plain(render(final.view(None), lang="fr"))
+
+
+def test_details_list_marbles_teams_eliminated_and_counters() -> None:
+    state = ludotheque.load("expion", players=3).new_state().play("e9-e7")
+    text = plain(details(state.view(1), lang="en"))
+    assert "North (7 marbles), South (7 marbles) — player 0" in text
+    assert "East (7 marbles), West (7 marbles) — players 1, 2" in text
+    assert "1/200" in text and "1/3" in text and "no capture yet" in text
+    assert "billes" in plain(details(state.view(1), lang="fr"))
