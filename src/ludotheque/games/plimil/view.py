@@ -1,0 +1,223 @@
+"""What each Plimil reader may know, and the states they cannot tell apart.
+
+This module is the only place where hidden information is redacted. A player knows the public
+part (fixed stems, every stem that stood free, every ball that showed in a window on a stem of
+known height, the colour every block shows) plus what they built: their planted stems and their
+blocks' balls. A spectator (``None``) knows the public part. In ``open`` everything is public.
+
+>>> import ludotheque
+>>> state = ludotheque.load("plimil").new_state().play("stems STSTSTST").play("block d1 BBN")
+>>> mine, theirs = state.view(0)["board"][0], state.view(1)["board"][0]
+>>> mine["stem"], mine["block"]["balls"], theirs["stem"], theirs["block"]["balls"]
+('S', ['B', 'B', 'N'], None, [None, None, None])
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ...core.contract import JSON, Player, base_view
+from .board import (
+    BALL_LETTERS,
+    BLOCK_START,
+    BLOCKS_PER_PLAYER,
+    BLUE,
+    CELLS,
+    NAMES,
+    NO_SQUARE,
+    PLANTED,
+    RED,
+    START_CELLS,
+    TURNED,
+    WINDOW,
+    current_slot,
+)
+from .notation import Move, masked_text
+
+if TYPE_CHECKING:
+    from .rules import PlimilState, Triple
+
+ALL_SLOTS = 0b111
+
+
+def is_open(state: PlimilState) -> bool:
+    return not state.game.has_hidden_information
+
+
+def knows_stem(state: PlimilState, viewer: Player | None, square: int) -> bool:
+    """Whether ``viewer`` knows the height of the stem on ``square`` (planted ones included)."""
+    planter = state.planter(square)
+    if planter is None:
+        return True
+    if not state.has_planted(planter):
+        return False
+    return bool(state._public >> square & 1) or viewer == planter or is_open(state)
+
+
+def known_slots(state: PlimilState, viewer: Player | None, block: int) -> int:
+    """The built slots of ``block`` whose balls ``viewer`` knows, as a 3-bit mask."""
+    builder = BLUE if block < BLOCKS_PER_PLAYER else RED
+    if viewer == builder or is_open(state):
+        return ALL_SLOTS
+    return state._known[block]
+
+
+def view(state: PlimilState, viewer: Player | None) -> JSON:
+    data = base_view(state, viewer, state.phase)
+    data["rotation"] = state.rotation
+    data["board"] = [_cell_view(state, viewer, square) for square in CELLS]
+    blue, red, neutral = state.counts
+    data["counts"] = {"blue": blue, "red": red, "neutral": neutral}
+    data["draw"] = {
+        "quiet_plies": state.quiet_plies,
+        "repetitions": state.repetitions,
+        "passes": state._passes,
+    }
+    data["setup"] = _setup_view(state)
+    data["hands"] = [
+        list(state.hand(p)) if viewer == p or is_open(state) else None for p in (BLUE, RED)
+    ]
+    data["moves"] = [
+        str(move) if viewer == mover or is_open(state) else masked_text(move)
+        for move, mover in zip(state.history, _movers(state), strict=True)
+    ]
+    return data
+
+
+def _movers(state: PlimilState) -> list[Player]:
+    """Who played each move of the history: Blue's 13 setup moves, Red's 13, then in turn."""
+    count = len(state.history)
+    if state._start is not None:
+        first: int = state._start["to_move"]
+        return [first ^ (index & 1) for index in range(count)]
+    return [
+        BLUE if index < 13 else RED if index < 26 else (index - 26) & 1 for index in range(count)
+    ]
+
+
+def _cell_view(state: PlimilState, viewer: Player | None, square: int) -> JSON:
+    stem = None
+    if knows_stem(state, viewer, square):
+        stem = "T" if state._tall >> square & 1 else "S"
+    block = state._cells[square]
+    entry: JSON = {
+        "cell": NAMES[square], "stem": stem, "planted_by": state.planter(square), "block": None,
+    }
+    if block >= 0:
+        triple = state._balls_of(block)
+        flips = state._flips[block]
+        slots = known_slots(state, viewer, block)
+        now: list[str | None] = [None, None, None]
+        for built in range(3):
+            if slots >> built & 1:
+                now[current_slot(built, flips)] = BALL_LETTERS[triple[built]]
+        entry["block"] = {
+            "id": NAMES[BLOCK_START[block]],
+            "owner": BLUE if block < BLOCKS_PER_PLAYER else RED,
+            "colour": BALL_LETTERS[state._colour[block]],
+            "flips": flips,
+            "balls": now,
+        }
+    return entry
+
+
+def _setup_view(state: PlimilState) -> JSON | None:
+    if not state.in_setup:
+        return None
+    player, step = state._setup_step()
+    if step == 0:
+        return {"player": player, "next": "stems", "cell": None}
+    return {"player": player, "next": "block", "cell": NAMES[START_CELLS[player][step - 1]]}
+
+
+# -- determinize ---------------------------------------------------------------------------------
+def determinized(state: PlimilState, player: Player | None, rng: random.Random) -> PlimilState:
+    """Re-draw what ``player`` cannot know: the other player's (both for ``None``) hidden
+    stems, then the unseen balls of their blocks, from canonical orders; their setup move
+    texts are rewritten so that the history replays."""
+    tall = state._tall
+    balls = list(state._balls)
+    history = list(state.history)
+    for other in (BLUE, RED):
+        if other == player or state._start is not None or not state.has_planted(other):
+            continue
+        tall = _redraw_stems(state, other, tall, rng)
+        _redraw_balls(state, other, tall, balls, rng)
+        _rewrite_setup(state, other, tall, balls, history)
+    return state._replace(tall=tall, balls=tuple(balls), history=tuple(history))
+
+
+def _redraw_stems(state: PlimilState, other: Player, tall: int, rng: random.Random) -> int:
+    planted = PLANTED[state.game.variant][other]
+    turned = TURNED[state.rotation]
+    hidden = [turned[home] for home in planted if not state._public >> turned[home] & 1]
+    known_tall = sum(
+        tall >> turned[home] & 1 for home in planted if state._public >> turned[home] & 1
+    )
+    chosen = set(rng.sample(hidden, len(planted) // 2 - known_tall))
+    for square in hidden:
+        tall = tall | 1 << square if square in chosen else tall & ~(1 << square)
+    return tall
+
+
+def _redraw_balls(
+    state: PlimilState, other: Player, tall: int, balls: list[Triple | None], rng: random.Random
+) -> None:
+    from .rules import SUPPLY
+
+    pool = list(SUPPLY[other])
+    forced: list[tuple[int, int]] = []
+    unknown: list[tuple[int, int]] = []
+    unbuilt = 0
+    for block in range(other * BLOCKS_PER_PLAYER, (other + 1) * BLOCKS_PER_PLAYER):
+        triple = balls[block]
+        if triple is None:
+            unbuilt += 1
+            continue
+        square = state._where(block)
+        # A block still on its hidden stem shows its builder's colour in whatever slot the
+        # re-drawn height puts in the window (setup constraint).
+        window = NO_SQUARE
+        if not state._public >> square & 1:
+            window = WINDOW[tall >> square & 1][state._flips[block] & 1]
+        for slot in range(3):
+            if state._known[block] >> slot & 1:
+                pool[triple[slot]] -= 1
+            elif slot == window:
+                forced.append((block, slot))
+            else:
+                unknown.append((block, slot))
+    # Each block still to build keeps one ball of the builder's colour for its window.
+    pool[other] -= len(forced) + unbuilt
+    assert min(pool) >= 0, "the true state is a completion, so one exists"
+    draws = [ball for ball in range(3) for _ in range(pool[ball])]
+    rng.shuffle(draws)
+    new = {block: list(triple) for block, triple in enumerate(balls) if triple is not None}
+    for block, slot in forced:
+        new[block][slot] = other
+    for (block, slot), ball in zip(unknown, draws, strict=False):
+        new[block][slot] = ball
+    for block in range(other * BLOCKS_PER_PLAYER, (other + 1) * BLOCKS_PER_PLAYER):
+        if block in new:
+            first, second, third = new[block]
+            balls[block] = (first, second, third)
+
+
+def _rewrite_setup(
+    state: PlimilState, other: Player, tall: int, balls: list[Triple | None], history: list[Move]
+) -> None:
+    first = other * (1 + BLOCKS_PER_PLAYER)
+    turned = TURNED[state.rotation]
+    planted = PLANTED[state.game.variant][other]
+    for index in range(first, min(first + 1 + BLOCKS_PER_PLAYER, len(history))):
+        if index == first:
+            letters = "".join("T" if tall >> turned[home] & 1 else "S" for home in planted)
+            history[index] = Move("stems", letters=letters)
+        else:
+            cell = START_CELLS[other][index - first - 1]
+            triple = balls[index - first - 1 + other * BLOCKS_PER_PLAYER]
+            assert triple is not None
+            history[index] = Move(
+                "block", cell, letters="".join(BALL_LETTERS[ball] for ball in triple)
+            )

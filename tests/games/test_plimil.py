@@ -1,0 +1,571 @@
+"""Plimil: every clause of ``rules/plimil.md`` and the rulebook's worked examples."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import pairwise
+
+import pytest
+
+import ludotheque
+from ludotheque.core import IllegalMoveError, InvalidMoveError
+from ludotheque.games.plimil import Move, PlimilState
+from ludotheque.games.plimil.board import (
+    CCW,
+    CELLS,
+    CW,
+    FIXED,
+    FIXED_TALL,
+    INDEX,
+    NAMES,
+    PLANTED,
+    ROTATE,
+    ZONE,
+    file_of,
+    rank_of,
+    window_slot,
+)
+
+
+def names(text: str) -> list[str]:
+    """Space-separated cells or moves, as a list."""
+    return text.split()
+
+
+STANDARD = ludotheque.load("plimil")
+SETUP10 = ludotheque.load("plimil", variant="setup10")
+OPEN = ludotheque.load("plimil", variant="open")
+BLUE_START = names("d1 e1 b2 c2 d2 e2 f2 g2 c3 d3 e3 f3")
+RED_START = names("c6 d6 e6 f6 b7 c7 d7 e7 f7 g7 d8 e8")
+
+
+def start_spec() -> dict[str, str]:
+    """Every block on its start cell, Blue's all blue, Red's all red."""
+    return {s: f"{s} BBB" for s in BLUE_START} | {s: f"{s} RRR" for s in RED_START}
+
+
+def relocate(spec: dict[str, str], start: str, cell: str, balls: str, flips: int = 0) -> None:
+    """Put the block that starts on ``start`` on ``cell`` with ``balls`` (as they stand now)."""
+    for where, text in list(spec.items()):
+        if text.split()[0] == start:
+            del spec[where]
+    spec[cell] = f"{start} {balls} {flips}"
+
+
+def texts(state: PlimilState) -> list[str]:
+    return [str(m) for m in state.legal_moves()]
+
+
+def random_setup(game: ludotheque.Game, rng: random.Random) -> PlimilState:
+    state = game.new_state()
+    assert isinstance(state, PlimilState)
+    while state.in_setup:
+        state = state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def random_game(game: ludotheque.Game, seed: int) -> list[PlimilState]:
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    states = [state]
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+        states.append(state)
+    return states  # type: ignore[return-value]
+
+
+# -- board --------------------------------------------------------------------------------------
+def test_the_board_is_the_disc_of_44_cells_with_the_zones_of_the_rules() -> None:
+    assert len(CELLS) == 44
+    for s in CELLS:
+        assert (file_of(s) - 3.5) ** 2 + (rank_of(s) - 3.5) ** 2 <= 12.5
+    by_rank = {r: "".join(NAMES[s][0] for s in CELLS if rank_of(s) == r) for r in range(8)}
+    assert by_rank == {0: "de", 1: "bcdefg", 2: "bcdefg", 3: "abcdefgh", 4: "abcdefgh",
+                       5: "bcdefg", 6: "bcdefg", 7: "de"}
+    zones = {z: sorted(NAMES[s] for s in CELLS if ZONE[s] == z) for z in "BRbrWEC"}
+    assert zones["B"] == sorted(names("d1 e1 c2 d2 e2 f2 d3 e3"))
+    assert zones["R"] == sorted(names("d8 e8 c7 d7 e7 f7 d6 e6"))
+    assert zones["W"] == sorted(names("a4 a5 b3 b4 b5 b6 c4 c5"))
+    assert zones["E"] == sorted(names("h4 h5 g3 g4 g5 g6 f4 f5"))
+    assert zones["b"] == sorted(names("b2 g2 c3 f3"))
+    assert zones["r"] == sorted(names("b7 g7 c6 f6"))
+    assert zones["C"] == sorted(names("d4 e4 d5 e5"))
+
+
+def test_the_disc_maps_onto_itself_under_a_quarter_turn() -> None:
+    for direction in (CW, CCW):
+        assert sorted(ROTATE[direction][s] for s in CELLS) == list(CELLS)
+        for s in CELLS:
+            assert ROTATE[-direction][ROTATE[direction][s]] == s
+    # Clockwise seen from above: the west side goes to the top.
+    assert NAMES[ROTATE[CW][INDEX["a4"]]] == "d8"
+
+
+@pytest.mark.parametrize(("variant", "fixed"), [("standard", 28), ("setup10", 24)])
+def test_fixed_stems_follow_the_parity_rule_half_short_half_tall(variant: str, fixed: int) -> None:
+    cells = [s for s in CELLS if FIXED[variant] >> s & 1]
+    assert len(cells) == fixed
+    tall = [s for s in cells if FIXED_TALL[variant] >> s & 1]
+    assert len(tall) == fixed // 2
+    assert all((file_of(s) + rank_of(s)) % 2 == 0 for s in tall)
+    assert all(ZONE[s] not in "BR" for s in cells)
+
+
+def test_setup10_plants_the_wedge_plus_two_diagonal_cells() -> None:
+    assert [NAMES[s] for s in PLANTED["setup10"][0]] == names("d1 e1 b2 c2 d2 e2 f2 d3 e3 f3")
+    assert [NAMES[s] for s in PLANTED["setup10"][1]] == names("c6 d6 e6 c7 d7 e7 f7 g7 d8 e8")
+
+
+# -- the block mechanism ------------------------------------------------------------------------
+def test_the_window_shows_middle_on_short_bottom_on_tall_and_turning_reverses() -> None:
+    assert window_slot(is_tall=False, flips=0) == 1
+    assert window_slot(is_tall=True, flips=0) == 0
+    assert window_slot(is_tall=True, flips=1) == 2  # the built top now stands at the bottom
+    assert window_slot(is_tall=False, flips=3) == 1  # the middle never moves
+    assert window_slot(is_tall=True, flips=2) == 0
+
+
+# -- notation -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [("d2-d4", "d2-d4"), (" D3 - D4 X E4 ", "d3-d4xe4"), ("d3-d4@CCW", "d3-d4@ccw"),
+     ("e5-d4xd5", "e5-d4xd5"), ("PASS", "pass"), ("stems ssss tttt", "stems SSSSTTTT"),
+     ("Block D1 bnr", "block d1 BNR"), ("stems SSSSSTTTTT", "stems SSSSSTTTTT")],
+)
+def test_notation_ignores_case_and_spaces_and_round_trips(text: str, canonical: str) -> None:
+    move = Move.from_text(text)
+    assert str(move) == canonical
+    assert Move.from_text(str(move)) == move
+    assert eval(repr(move), {"Move": Move}) == move
+
+
+@pytest.mark.parametrize(
+    "text", ["", "d2", "d2-d9", "i1-d2", "d3-d4xe4@cw", "stems SST", "stems ????????",
+             "block d1 ???", "block d1 BNRB", "d3-d4@up", "pas"],
+)
+def test_text_that_is_not_notation_raises_invalid_move(text: str) -> None:
+    with pytest.raises(InvalidMoveError, match="plimil"):
+        Move.from_text(text)
+
+
+def test_well_formed_moves_not_legal_here_raise_illegal_naming_the_input_and_ply() -> None:
+    state = OPEN.from_position(start_spec())
+    before = state.to_json()
+    for text in ["a1-a3", "d3-d4", "pass", "stems SSSSTTTT", "d6-d4", "d2-d4@cw"]:
+        with pytest.raises(IllegalMoveError, match=rf"{text!r}.*ply 0"):
+            state.play(text)
+    assert state.to_json() == before
+
+
+# -- setup --------------------------------------------------------------------------------------
+def test_setup_starts_with_the_70_stem_plantings_in_ascii_order() -> None:
+    state = STANDARD.new_state()
+    moves = texts(state)
+    assert len(moves) == 70 and moves == sorted(moves)
+    assert all(m.count("T") == 4 and m.count("S") == 4 for m in (t[6:] for t in moves))
+    assert state.to_move == 0 and state.phase == "setup"
+
+
+def test_setup10_plants_ten_stems_five_of_each() -> None:
+    moves = texts(SETUP10.new_state())
+    assert len(moves) == 252
+    assert all(len(m) == 16 and m[6:].count("T") == 5 for m in moves)
+
+
+def test_each_block_shows_its_builder_colour_in_the_window_of_its_stem() -> None:
+    state = STANDARD.new_state().play("stems STSTSTST")  # d1 short, e1 tall
+    d1 = texts(state)
+    assert d1 and all(m.startswith("block d1 ") and m[10] == "B" for m in d1)
+    assert d1 == sorted(d1)
+    e1 = texts(state.play(d1[0]))
+    assert e1 and all(m.startswith("block e1 ") and m[9] == "B" for m in e1)
+
+
+def test_only_completable_setups_are_offered() -> None:
+    state = STANDARD.new_state().play("stems SSSSTTTT")
+    built = 0
+    while state.to_move == 0 and state.in_setup:
+        moves = texts(state)
+        assert moves, "a setup that cannot be completed was offered"
+        # Greedy: as many blue balls as possible, which must stop before blocks lack one.
+        state = state.play(max(moves, key=lambda m: (m[-3:].count("B"), m)))
+        built += 1
+        blue_left = state.hand(0)[0]
+        assert blue_left >= 12 - built
+    assert built == 12 and state.hand(0) == (0, 0, 0)
+    assert state.to_move == 1 and texts(state)[0].startswith("stems ")
+
+
+def test_blue_sets_up_first_then_red_then_blue_plays_first() -> None:
+    state = STANDARD.new_state()
+    rng = random.Random(3)
+    movers = []
+    while state.in_setup:
+        movers.append(state.to_move)
+        state = state.play(rng.choice(state.legal_moves()))
+        assert not state.is_over
+    assert movers == [0] * 13 + [1] * 13
+    assert state.ply == 26 and state.to_move == 0 and state.phase == "play"
+    assert state.counts == (12, 12, 0)
+    assert state.repetitions == 1  # the position when play begins is its first occurrence
+    for player in (0, 1):
+        assert state.hand(player) == (0, 0, 0)
+
+
+# -- moves --------------------------------------------------------------------------------------
+def test_two_stem_moves_go_forward_in_a_straight_line_over_a_free_cell() -> None:
+    state = OPEN.from_position(start_spec())
+    moves = texts(state)
+    assert "d3-d5" in moves and "d3-b5" in moves and "d3-f5" in moves
+    assert "b2-d4" not in moves  # c3 is not free
+    red = OPEN.from_position(start_spec(), to_move=1)
+    red_moves = texts(red)
+    assert "d6-d4" in red_moves and "e6-g4" in red_moves
+    assert all(rank_of(Move.from_text(m).landing) < rank_of(Move.from_text(m).origin)
+               for m in red_moves)
+
+
+def test_a_plain_one_stem_move_does_not_exist() -> None:
+    moves = [Move.from_text(m) for m in texts(OPEN.from_position(start_spec()))]
+    for move in moves:
+        distance = abs(rank_of(move.landing) - rank_of(move.origin))
+        assert distance == 2 or move.captured >= 0 or move.turn
+
+
+def test_one_stem_capture_takes_an_opponent_block_on_the_same_rank() -> None:
+    spec = start_spec()
+    relocate(spec, "f6", "f4", "RRR")
+    moves = texts(OPEN.from_position(spec))
+    assert "e3-e4xf4" in moves and "f3-e4xf4" in moves and "f3-g4xf4" in moves
+    assert all(m.split("-")[1][:2] in ("e4", "g4") for m in moves if m.endswith("xf4"))
+    relocate(spec, "c3", "d4", "BBB")  # the destination d4 is no longer free
+    assert not any(m.endswith("e4xf4") for m in texts(OPEN.from_position(spec)))
+
+
+def test_rotation_needs_a_neutral_on_the_board() -> None:
+    assert not any("@" in m for m in texts(OPEN.from_position(start_spec())))
+    spec = start_spec()
+    spec["c6"] = "c6 NNN"
+    moves = texts(OPEN.from_position(spec))
+    assert "d3-d4@ccw" in moves and "d3-d4@cw" in moves
+    assert moves.index("d3-d4@ccw") + 1 == moves.index("d3-d4@cw")
+
+
+def test_rotation_turns_blocks_and_stems_but_never_the_players_frame() -> None:
+    spec = start_spec()
+    spec["c6"] = "c6 NNN"
+    state = OPEN.from_position(spec)
+    after = state.play("d3-d4@cw")
+    assert after.rotation == 1
+    assert after.block_at("d5") == "d3"  # d3 -> d4, then d4 turns to d5
+    assert after.block_at("h4") == "e8"  # e8 (4,7) turns to (7,3)
+    for s in CELLS:
+        assert after.is_tall(NAMES[ROTATE[CW][s]]) == state.is_tall(NAMES[s])
+    # Red still moves toward rank 1 and Blue toward rank 8 in the table's frame.
+    for mover_state in (after, after.play(after.legal_moves()[0])):
+        for move in mover_state.legal_moves():
+            if move.kind == "play" and mover_state.colour_at(NAMES[move.origin]) != "N":
+                step = rank_of(move.landing) - rank_of(move.origin)
+                assert step > 0 if mover_state.to_move == 0 else step < 0
+
+
+def test_neutral_captures_diagonally_toward_oneself_along_the_file() -> None:
+    spec = start_spec()
+    relocate(spec, "d3", "h5", "BBB")
+    relocate(spec, "e6", "e4", "NNN")
+    relocate(spec, "d6", "d4", "RRR")
+    relocate(spec, "d2", "a4", "BBB")
+    state = OPEN.from_position(spec)
+    moves = texts(state)
+    assert "e4-d3xd4" in moves
+    assert not any(m.startswith("e4-") and m != "e4-d3xd4" for m in moves)
+    # Red may move the same neutral toward Red (upward), to capture a blue block.
+    red = OPEN.from_position(spec, to_move=1)
+    assert not any(m.startswith("e4-") for m in texts(red))
+
+
+def test_neutral_blocks_are_never_captured() -> None:
+    spec = start_spec()
+    relocate(spec, "f6", "f4", "NNN")
+    moves = texts(OPEN.from_position(spec))
+    assert not any(m.endswith("xf4") for m in moves)
+
+
+def test_legal_moves_follow_the_canonical_order() -> None:
+    for states in (random_game(OPEN, 5), random_game(STANDARD, 6)):
+        for state in states:
+            moves = state.legal_moves()
+            if not moves or moves[0].kind != "play":
+                continue
+            keys = [(m.origin, m.landing, 0 if m.captured >= 0 else 1, m.captured, m.turn)
+                    for m in moves]
+            assert keys == sorted(keys) and len(set(keys)) == len(keys)
+
+
+# -- the rulebook's worked examples -------------------------------------------------------------
+def test_rulebook_capture_turns_a_red_block_neutral() -> None:
+    spec = start_spec()
+    relocate(spec, "e3", "e3", "BBR")  # tall e3 shows the bottom B, short e4 the middle B
+    relocate(spec, "f6", "f4", "RBN")  # tall f4 shows the bottom R; turned over: N at the bottom
+    state = OPEN.from_position(spec)
+    after = state.play("e3-e4xf4")
+    assert after.block_at("e4") == "e3" and after.colour_at("e4") == "B"
+    assert after.block_at("f4") is None
+    assert after.block_at("d4") == "f6" and after.colour_at("d4") == "N"
+    assert after.counts == (12, 11, 1)
+    assert after.quiet_plies == 0 and not after.is_over
+
+
+def test_rulebook_neutral_becomes_blue_on_a_tall_stem_and_the_move_stops() -> None:
+    spec = start_spec()
+    relocate(spec, "d3", "h5", "BBB")
+    relocate(spec, "e6", "e4", "BNR")  # short e4 shows the middle N; tall d3 the bottom B
+    relocate(spec, "d6", "d4", "RRR")
+    relocate(spec, "d2", "a4", "BBB")
+    state = OPEN.from_position(spec, stems={"d3": "T"})
+    assert state.colour_at("e4") == "N"
+    after = state.play("e4-d3xd4")
+    assert after.colour_at("d3") == "B" and after.block_at("d3") == "e6"
+    assert after.block_at("d4") == "d6" and after.colour_at("d4") == "R"  # not captured
+    assert after.block_at("d2") is None
+    assert after.counts == (13, 11, 0)
+    assert str(after.history[-1]) == "e4-d3xd4"  # recorded as announced
+
+
+def test_a_colour_change_also_cancels_the_announced_rotation() -> None:
+    spec = start_spec()
+    spec["c6"] = "c6 NNN"
+    relocate(spec, "e3", "e3", "BRN")  # tall e3 shows B, short e4 shows R
+    after = OPEN.from_position(spec).play("e3-e4@cw")
+    assert after.rotation == 0 and after.block_at("e4") == "e3" and after.colour_at("e4") == "R"
+    assert after.block_at("c6") == "c6"  # nothing turned
+
+
+def test_rulebook_seventh_neutral_ends_the_game_blue_wins_9_to_8() -> None:
+    spec = start_spec()
+    for start in ("d1", "e1"):
+        relocate(spec, start, start, "NNN")
+    relocate(spec, "e3", "f5", "NNN")  # short f5 and short e4 both show the middle N
+    for start in ("d8", "e8", "c7"):
+        relocate(spec, start, start, "NNN")
+    relocate(spec, "e6", "e5", "RBN")  # tall e5 shows R; turned over on tall e3 it shows N
+    state = OPEN.from_position(spec)
+    assert state.counts == (9, 9, 6)
+    after = state.play("f5-e4xe5")
+    assert after.block_at("e3") == "e6" and after.colour_at("e3") == "N"
+    assert after.is_over and after.counts == (9, 8, 7)
+    result = after.result()
+    assert result.winners == (0,) and result.scores == (9, 8) and result.reason == "rule_of_7"
+    assert after.legal_moves() == [] and after.to_move is None
+
+
+# -- end of the game ----------------------------------------------------------------------------
+def blocked_position() -> dict[str, str]:
+    """Blue's colour only on the top cells, Red's only at the bottom: nobody can move."""
+    top = names("d8 e8 c7 d7 e7 f7 b7 g7")
+    bottom = names("d1 e1 c2 d2 e2 f2 b2 g2 b3 c3 d3 e3 f3 g3 a4 h4")
+    starts = BLUE_START + RED_START
+    spec = {cell: f"{start} BBB" for cell, start in zip(top, starts, strict=False)}
+    spec |= {cell: f"{start} RRR" for cell, start in zip(bottom, starts[8:], strict=True)}
+    return spec
+
+
+def test_a_player_without_a_move_passes_and_two_passes_end_the_game() -> None:
+    state = OPEN.from_position(blocked_position())
+    assert texts(state) == ["pass"]
+    after = state.play("pass")
+    assert not after.is_over and texts(after) == ["pass"]
+    final = after.play("pass")
+    assert final.is_over
+    assert final.result().reason == "two_passes"
+    assert final.result().winners == (1,) and final.result().scores == (8, 16)
+
+
+def test_pass_is_illegal_while_another_move_exists() -> None:
+    with pytest.raises(IllegalMoveError, match="pass"):
+        OPEN.from_position(start_spec()).play("pass")
+
+
+def test_the_hundredth_ply_without_a_colour_change_is_a_draw() -> None:
+    state = OPEN.from_position(start_spec(), quiet_plies=98)
+    state = state.play("d3-d5")
+    assert state.quiet_plies == 99 and not state.is_over
+    final = state.play("e6-e4")
+    assert final.is_over and final.result().reason == "hundred_plies"
+    assert final.result().winners == () and final.result().scores == (12, 12)
+
+
+def test_a_colour_change_resets_the_quiet_count() -> None:
+    spec = start_spec()
+    relocate(spec, "e3", "e3", "BBR")
+    relocate(spec, "f6", "f4", "RBN")
+    after = OPEN.from_position(spec, quiet_plies=99).play("e3-e4xf4")
+    assert after.quiet_plies == 0 and not after.is_over
+
+
+# A 4-ply cycle found by search: four one-stem moves, each with a quarter turn anticlockwise.
+PREFIX = names("d3-d4@cw f5-e4@ccw e3-e4@ccw b3-c2@ccw e5-d6@ccw f4-e3@ccw e3-f4@cw g3-e1 c6-e8 "
+          "f3-f2@ccw f2-g3@cw g4-g3@cw d5-e6@ccw e4-f3@cw b6-c7@cw b6-d4 g2-e4 d4-e3@ccw "
+          "e5-f6@ccw e3-e2@cw f6-g7@ccw g7-g6@ccw e2-e3@ccw d8-e7@ccw c6-d7@ccw f2-e1@cw "
+          "h4-h5@cw")
+CYCLE = names("c2-d1@ccw c5-b6@ccw e8-f7@ccw g3-f4@ccw")
+
+
+def position_key(state: PlimilState) -> str:
+    """The position as the rules define it, read from the public view (Blue moved first)."""
+    view = state.view(None)
+    cells = [(e["cell"], e["block"]["id"], e["block"]["flips"] % 2)
+             for e in view["board"] if e["block"]]
+    return json.dumps([state.ply % 2, view["rotation"], cells])
+
+
+def test_the_third_occurrence_of_a_position_is_a_draw() -> None:
+    spec = start_spec()
+    spec["c6"] = "c6 NNN"
+    state = OPEN.from_position(spec)
+    for text in PREFIX:
+        state = state.play(text)
+    seen: dict[str, int] = {position_key(state): 1}
+    for number, text in enumerate(CYCLE * 2, start=1):
+        assert not state.is_over
+        state = state.play(text)
+        key = position_key(state)
+        seen[key] = seen.get(key, 0) + 1
+        assert state.repetitions == seen[key]
+        assert state.is_over == (number == 8)
+    assert max(seen.values()) == 3
+    assert state.result().reason == "repetition" and state.result().winners == ()
+
+
+def test_random_games_end_with_a_result_by_the_counts() -> None:
+    for seed in range(6):
+        final = random_game(STANDARD, seed)[-1]
+        blue, red, neutral = final.counts
+        result = final.result()
+        assert result.scores == (blue, red)
+        if result.reason == "rule_of_7":
+            assert blue <= 7 or red <= 7 or neutral >= 7
+            assert result.winners == ((0,) if blue > red else (1,))
+
+
+# -- hidden information -------------------------------------------------------------------------
+def test_the_opponent_sees_only_masked_setup_moves_and_no_hidden_stem_or_ball() -> None:
+    rng = random.Random(11)
+    state = random_setup(STANDARD, rng)
+    red_view = state.view(1)
+    dumped = json.dumps(red_view["moves"][:13])
+    assert red_view["moves"][0] == "stems ????????"
+    assert red_view["moves"][1] == "block d1 ???"
+    assert "S" not in dumped.replace("stems", "") and "BNR" not in dumped
+    assert state.view(0)["moves"][:13] == [str(m) for m in state.history[:13]]
+    for entry in red_view["board"]:
+        block = entry["block"]
+        if entry["planted_by"] == 0:
+            assert entry["stem"] is None and block["balls"] == [None, None, None]
+        if entry["planted_by"] == 1:
+            assert entry["stem"] in ("S", "T")
+            assert None not in block["balls"]
+    spectator = state.view(None)
+    assert all(e["stem"] is None for e in spectator["board"] if e["planted_by"] is not None)
+    assert spectator["hands"] == [None, None]
+
+
+def test_fixed_stem_blocks_show_their_window_ball_to_everyone() -> None:
+    state = random_setup(STANDARD, random.Random(2))
+    view = state.view(1)
+    b2 = next(e for e in view["board"] if e["cell"] == "b2")
+    assert b2["stem"] == "T" and b2["block"]["balls"][0] == "B"
+    assert b2["block"]["balls"][1:] == [None, None]
+
+
+def test_leaving_a_hidden_stem_reveals_its_height_and_the_ball_shown_there() -> None:
+    for seed in range(4):
+        states = random_game(STANDARD, seed)
+        for before, after in pairwise(states[26:]):
+            move = after.history[-1]
+            if move.kind != "play":
+                continue
+            origin = NAMES[move.origin]
+            cell = next(e for e in before.view(None)["board"] if e["cell"] == origin)
+            if cell["stem"] is None and after.rotation == before.rotation:
+                shown = next(e for e in after.view(None)["board"] if e["cell"] == origin)
+                assert shown["stem"] == ("T" if before.is_tall(origin) else "S")
+
+
+def test_mask_move_text_hides_only_other_players_setup_moves() -> None:
+    assert STANDARD.mask_move_text("stems SSSSTTTT", 0, 1) == "stems ????????"
+    assert STANDARD.mask_move_text("block d1 BNR", 0, None) == "block d1 ???"
+    assert STANDARD.mask_move_text("block d1 BNR", 0, 0) == "block d1 BNR"
+    assert STANDARD.mask_move_text("d2-d4", 0, 1) == "d2-d4"
+    assert SETUP10.mask_move_text("stems SSSSSTTTTT", 1, 0) == "stems ??????????"
+    assert OPEN.mask_move_text("block d1 BNR", 0, 1) == "block d1 BNR"
+
+
+def test_open_hides_nothing_and_determinizes_to_an_equal_state() -> None:
+    assert not OPEN.has_hidden_information and STANDARD.has_hidden_information
+    state = random_game(OPEN, 1)[30]
+    assert state.view(None)["moves"] == [str(m) for m in state.history]
+    assert all(e["stem"] for e in state.view(None)["board"])
+    assert state.determinize(0, random.Random(1)).to_json() == state.to_json()
+
+
+def secrets(state: PlimilState, owner: int) -> list[str]:
+    """What ``owner`` built: their setup moves, which name their stems and balls."""
+    return [str(m) for m in state.history[13 * owner: 13 * owner + 13]]
+
+
+@pytest.mark.parametrize("game", [STANDARD, SETUP10], ids=["standard", "setup10"])
+def test_determinize_keeps_the_view_replays_and_changes_only_the_unknown(
+    game: ludotheque.Game,
+) -> None:
+    rng = random.Random(4)
+    changed = 0
+    for seed in range(3):
+        states = random_game(game, seed)
+        for state in states[::4]:
+            for viewer in (None, 0, 1):
+                guess = state.determinize(viewer, rng)
+                assert guess.view(viewer) == state.view(viewer)
+                replayed = game.new_state()
+                for move in guess.history:
+                    replayed = replayed.play(str(move))
+                assert replayed.to_json() == guess.to_json()
+                if viewer is not None:
+                    assert secrets(guess, viewer) == secrets(state, viewer)
+                    changed += secrets(guess, 1 - viewer) != secrets(state, 1 - viewer)
+    assert changed > 10
+
+
+def test_states_a_player_cannot_tell_apart_determinize_alike() -> None:
+    state = random_game(STANDARD, 8)[40]
+    for viewer in (0, 1):
+        twin = state.determinize(viewer, random.Random(99))
+        assert twin.view(viewer) == state.view(viewer)
+        first = state.determinize(viewer, random.Random(5))
+        second = twin.determinize(viewer, random.Random(5))
+        assert first.to_json() == second.to_json()
+
+
+def test_view_carries_what_a_web_page_needs() -> None:
+    state = random_game(STANDARD, 3)[35]
+    view = state.view(0)
+    assert view["phase"] == "play" and view["rotation"] in range(4)
+    assert set(view["counts"]) == {"blue", "red", "neutral"}
+    assert set(view["draw"]) == {"quiet_plies", "repetitions", "passes"}
+    assert len(view["board"]) == 44
+    block = next(e["block"] for e in view["board"] if e["block"])
+    assert set(block) == {"id", "owner", "colour", "flips", "balls"}
+    assert json.loads(json.dumps(view)) == view
+
+
+def test_state_from_json_refuses_altered_data() -> None:
+    state = random_game(STANDARD, 2)[30]
+    data = json.loads(json.dumps(state.to_json()))
+    assert STANDARD.state_from_json(data).to_json() == state.to_json()
+    for field, value in [("mover", 5), ("blocks", []), ("tall", ["z9"]), ("moves", ["nope"])]:
+        broken = dict(data, **{field: value})
+        with pytest.raises(ValueError):
+            STANDARD.state_from_json(broken)
+    with pytest.raises(ValueError):
+        SETUP10.state_from_json(data)
