@@ -1,0 +1,91 @@
+/**
+ * What every board module shares: marking elements as clickable targets, chosen or part of the
+ * last move, with a label a screen reader reads, and the colour-blind-safe palette
+ * (Okabe & Ito) from which every game takes its colours.
+ */
+
+import { svg, titled } from "./dom.js";
+
+export const PALETTE = {
+  blue: "#0072B2",
+  vermillion: "#D55E00",
+  yellow: "#F0E442",
+  green: "#009E73",
+  orange: "#E69F00",
+  sky: "#56B4E9",
+  purple: "#CC79A7",
+  ink: "#2b2118",
+};
+
+/**
+ * Give `element` its board key and label; a target becomes a focusable button.
+ * `marks`: `{targets: Set<key>, chosenKeys: Set<key>, lastKeys: Set<key>}`.
+ */
+export function mark(element, key, label, marks) {
+  element.dataset.key = key;
+  titled(element, label);
+  const isTarget = marks.targets.has(key);
+  element.classList.add("cell");
+  if (isTarget) {
+    element.classList.add("target");
+    element.setAttribute("role", "button");
+    element.setAttribute("tabindex", "0");
+  } else {
+    element.setAttribute("role", "img");
+  }
+  if (marks.chosenKeys.has(key)) element.classList.add("chosen");
+  if (marks.lastKeys.has(key)) element.classList.add("last");
+  return element;
+}
+
+/** A ring drawn around a target or chosen element (shape as well as colour: dashed vs solid). */
+export function ring(cx, cy, r, marks, key) {
+  if (marks.chosenKeys.has(key)) {
+    return svg("circle", { cx, cy, r, class: "ring-chosen" });
+  }
+  if (marks.targets.has(key)) {
+    return svg("circle", { cx, cy, r, class: "ring-target" });
+  }
+  if (marks.lastKeys.has(key)) {
+    return svg("circle", { cx, cy, r: r * 0.35, class: "ring-last" });
+  }
+  return null;
+}
+
+/** A square variant of `ring` for square cells. */
+export function squareRing(x, y, size, marks, key) {
+  const inset = 3;
+  const attrs = { x: x + inset, y: y + inset, width: size - 2 * inset, height: size - 2 * inset, rx: 6 };
+  if (marks.chosenKeys.has(key)) return svg("rect", { ...attrs, class: "ring-chosen" });
+  if (marks.targets.has(key)) return svg("rect", { ...attrs, class: "ring-target" });
+  if (marks.lastKeys.has(key)) return svg("rect", { ...attrs, class: "ring-last-square" });
+  return null;
+}
+
+/** The root `<svg>` of a board, with a readable name. */
+export function boardRoot(width, height, label) {
+  return svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "board-svg",
+    role: "group",
+    "aria-label": label,
+  });
+}
+
+/** Text centred on a point (letters on pieces: never colour alone). */
+export function label(x, y, text, className = "piece-letter", size = 14) {
+  return svg("text", {
+    x,
+    y,
+    "text-anchor": "middle",
+    "dominant-baseline": "central",
+    class: className,
+    "font-size": size,
+    "aria-hidden": "true",
+  }, text);
+}
+
+/** Strip the leading separator of a token (`-d4`, `xd4` -> `d4`). */
+export function cellOfToken(token) {
+  return token.replace(/^[-x]/, "");
+}

@@ -1,0 +1,561 @@
+/**
+ * The game page: one game document (from the WebSocket) drawn as a board, a move list, the
+ * seats, clocks and buttons; moves chosen by clicks (see picker.js), by keyboard, or typed.
+ *
+ * The page renders only the document's `view` and `moves`: it never holds more than its reader
+ * may know. Seat tokens come from creation or an invite link and stay in localStorage.
+ */
+
+import { adoptTokenFromAddress, api, ApiError, tokenStore } from "./api.js";
+import { ClockDisplay, formatSeconds } from "./clock.js";
+import { el, pathId } from "./dom.js";
+import { currentLanguage, pick, translatePage } from "./i18n.js";
+import { LiveGame } from "./live.js";
+import { MovePicker } from "./picker.js";
+import { drawOffer, readSeats } from "./seats.js";
+
+const lang = currentLanguage();
+const t = translatePage(lang);
+const $ = (selector) => document.querySelector(selector);
+
+const page = {
+  id: pathId(),
+  doc: null,
+  board: null,
+  picker: null,
+  catalog: null,
+  tokens: new Map(), // seat -> token held by this browser
+  activeToken: null,
+  live: null,
+  replayPly: null, // null: live position; a number: replaying that ply of a finished game
+  viewsByPly: new Map(),
+  busy: false,
+};
+
+const clocks = new ClockDisplay(renderClocks);
+
+start().catch((error) => showMessage(t("error.generic", { message: error.message })));
+
+async function start() {
+  page.catalog = await api("GET", "/api/catalog").catch(() => null);
+  const kinds = catalogGames().map((entry) => entry.id);
+  if (kinds.includes(page.id)) {
+    // /games/pylos names a game, not a match: start one from the lobby's form.
+    location.replace(`/?game=${encodeURIComponent(page.id)}#new-game`);
+    return;
+  }
+  adoptTokenFromAddress(page.id);
+  await identifySeats();
+  page.live = new LiveGame(page.id, onDocument, (up) => showMessage(up ? "" : t("game.connection")));
+  page.live.connect(page.activeToken);
+  wireControls();
+}
+
+function catalogGames() {
+  const catalog = page.catalog;
+  if (!catalog) return [];
+  return Array.isArray(catalog) ? catalog : catalog.games ?? [];
+}
+
+/** Ask the server which seat each stored token holds; forget tokens it refuses. */
+async function identifySeats() {
+  let spectatorDoc = null;
+  for (const token of tokenStore.all(page.id)) {
+    try {
+      const doc = await api("GET", `/api/games/${encodeURIComponent(page.id)}`, { token });
+      if (typeof doc.view?.viewer === "number") page.tokens.set(doc.view.viewer, token);
+      spectatorDoc = doc;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) tokenStore.forget(page.id, token);
+      else if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
+    }
+  }
+  if (!spectatorDoc) {
+    await api("GET", `/api/games/${encodeURIComponent(page.id)}`).catch((error) => {
+      if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
+    });
+  }
+  page.activeToken = page.tokens.size > 0 ? [...page.tokens.values()][0] : null;
+}
+
+/** A new document; one answering our own POST is dropped when a newer one already came. */
+async function onDocument(doc, { isReply = false } = {}) {
+  const first = page.doc === null;
+  if (isReply && page.doc && doc.moves.length < page.doc.moves.length) return;
+  page.doc = doc;
+  page.viewsByPly.set(doc.moves.length, doc.view);
+  if (first || !page.board || page.board.id !== doc.game) {
+    page.board = await import(`/static/games/${doc.game}.js`);
+    page.picker = new MovePicker(page.board);
+    setupStaticParts(doc);
+  }
+  // Same screen: when another seat this browser holds is to move, read the game as that seat.
+  const wanted = page.tokens.get(doc.to_move);
+  if (wanted && wanted !== page.activeToken && doc.status !== "over") {
+    page.activeToken = wanted;
+    page.live.connect(wanted);
+    return;
+  }
+  page.picker.setLegal(doc.legal_moves ?? [], doc.view);
+  if (doc.status !== "over") page.replayPly = null;
+  render();
+  $("#game").setAttribute("aria-busy", "false");
+  document.body.dataset.ready = "true";
+}
+
+function setupStaticParts(doc) {
+  const facts = catalogGames().find((entry) => entry.id === doc.game);
+  const title = facts ? pick(facts.title, lang) : doc.game;
+  $("#game-title").textContent = title;
+  document.title = `${title} — Ludothèque`;
+  const rules = $("#rules-link");
+  rules.href = `/rules/${encodeURIComponent(doc.game)}`;
+  $("#memory-option").hidden = !page.board.hasMemoryMode;
+  document.body.dataset.game = doc.game;
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  const doc = page.doc;
+  renderTurn(doc);
+  renderResult(doc);
+  renderBoard();
+  renderChoices();
+  renderMoveForm(doc);
+  renderSeats(doc);
+  renderFacts(doc);
+  renderActions(doc);
+  renderMoves(doc);
+  renderInvites(doc);
+  clocks.update(doc);
+}
+
+function seatName(seat) {
+  return page.board.seatName(seat, page.doc.players, lang);
+}
+
+function mySeat() {
+  const viewer = page.doc?.view?.viewer;
+  return typeof viewer === "number" ? viewer : null;
+}
+
+function renderTurn(doc) {
+  const element = $("#turn");
+  const me = mySeat();
+  let text;
+  if (doc.status === "waiting") text = t("game.waiting");
+  else if (doc.status === "over") text = t("game.over");
+  else if (doc.to_move !== null && doc.to_move === me && doc.legal_moves.length > 0) {
+    text = t("game.yourTurn", { who: seatName(doc.to_move) });
+  } else text = doc.to_move === null ? "" : t("game.toMove", { who: seatName(doc.to_move) });
+  const who = me === null ? t("game.spectator") : t("game.youAre", { who: seatName(me) });
+  element.replaceChildren(el("strong", {}, text), " ", el("span", { class: "muted" }, who));
+  element.classList.toggle("my-turn", doc.to_move === me && doc.legal_moves.length > 0);
+}
+
+function renderResult(doc) {
+  const banner = $("#result");
+  const result = doc.result;
+  banner.hidden = !result;
+  if (!result) return;
+  const winners = result.winners ?? [];
+  const headline = winners.length === 0
+    ? t("game.draw")
+    : t("game.winner", { who: winners.map(seatName).join(", ") });
+  const score = Array.isArray(result.scores) ? result.scores.join(" – ") : "";
+  banner.replaceChildren(
+    el("strong", {}, headline),
+    score ? el("span", {}, ` · ${t("game.score", { score })}`) : "",
+    result.reason ? el("span", { class: "muted" }, ` ${t("game.reason", { reason: result.reason })}`) : "",
+  );
+  banner.classList.toggle("win", winners.includes(mySeat()));
+}
+
+function currentView() {
+  if (page.replayPly !== null && page.viewsByPly.has(page.replayPly)) return page.viewsByPly.get(page.replayPly);
+  return page.doc.view;
+}
+
+function renderBoard() {
+  const container = $("#board");
+  const replaying = page.replayPly !== null;
+  const tokens = replaying ? [] : page.picker.chosen;
+  const next = replaying ? [] : page.picker.next();
+  const marks = {
+    tokens,
+    targets: new Set(next.map((choice) => choice.key).filter((key) => key !== null)),
+    chosenKeys: new Set(tokens.map((token) => page.board.keyOf(token)).filter((key) => key !== null)),
+    lastKeys: new Set(lastMoveKeys()),
+    memory: $("#memory").checked,
+  };
+  const hadFocus = document.activeElement?.closest?.("#board")?.dataset?.key;
+  const drawing = page.board.render(currentView(), marks, lang);
+  container.replaceChildren(drawing);
+  if (hadFocus) {
+    const again = container.querySelector(`.target[data-key="${CSS.escape(hadFocus)}"]`)
+      ?? container.querySelector(".target");
+    again?.focus();
+  }
+}
+
+function lastMoveKeys() {
+  const moves = page.doc.moves;
+  const ply = page.replayPly ?? moves.length;
+  const last = moves[ply - 1];
+  if (!last || last.includes("?")) return [];
+  try {
+    return page.board.paths(last, currentView())[0].map((token) => page.board.keyOf(token)).filter((key) => key !== null);
+  } catch {
+    return [];
+  }
+}
+
+function renderChoices() {
+  const bar = $("#choices");
+  bar.replaceChildren();
+  if (page.replayPly !== null || !page.picker.isActive) return;
+  const next = page.picker.next();
+  const buttons = next.filter((choice) => choice.key === null);
+  const complete = page.picker.complete();
+  if (page.picker.chosen.length === 0 && buttons.length === 0) {
+    bar.append(el("p", { class: "hint" }, t("game.selectHint")));
+  }
+  if (buttons.length > 0 || complete) bar.append(el("span", { class: "prompt" }, t("game.chooseNext")));
+  if (buttons.length > 12) {
+    // Too many to show as buttons (a setup's choices): a list instead.
+    const select = el("select", { "aria-label": t("game.chooseNext") },
+      el("option", { value: "" }, t("game.choose")),
+      buttons.map((choice) => el("option", { value: choice.token }, page.board.labelOf(choice.token, lang))));
+    select.addEventListener("change", () => select.value && chooseToken(select.value));
+    bar.append(select);
+  } else {
+    for (const choice of buttons) {
+      bar.append(el("button", { type: "button", class: "choice", "data-token": choice.token,
+        onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang)));
+    }
+  }
+  if (complete) {
+    bar.append(el("button", { type: "button", class: "choice finish", onclick: () => submitMove(complete) },
+      `${t("game.finish")} (${complete})`));
+  }
+  if (page.board.randomChoice?.(page.doc.view) && page.picker.chosen.length === 0) {
+    bar.append(el("button", { type: "button", class: "secondary", onclick: randomSetup }, t("game.randomSetup")));
+  }
+  if (page.picker.chosen.length > 0) {
+    bar.append(el("button", { type: "button", class: "secondary", onclick: cancelSelection }, t("game.cancel")));
+  }
+}
+
+function renderMoveForm(doc) {
+  const legal = page.replayPly === null ? doc.legal_moves ?? [] : [];
+  const form = $("#move-form");
+  form.hidden = legal.length === 0;
+  $("#legal-moves").replaceChildren(...legal.slice(0, 500).map((text) => el("option", { value: text })));
+  $("#legal-select").replaceChildren(
+    el("option", { value: "" }, `${t("game.choose")} (${legal.length})`),
+    ...legal.map((text) => el("option", { value: text }, text)),
+  );
+}
+
+function renderSeats(doc) {
+  const list = $("#seats");
+  list.replaceChildren();
+  const seats = readSeats(doc);
+  const join = $("#join");
+  join.replaceChildren();
+  for (const seat of seats) {
+    const who = seat.kind === "bot"
+      ? t("game.bot", { level: seat.level ?? "?" })
+      : seat.kind === "open" ? t("game.open") : seat.name ?? t("game.human");
+    const item = el("li", { class: `seat${doc.to_move === seat.seat && doc.status === "playing" ? " to-move" : ""}`,
+      "data-seat": seat.seat },
+      el("span", { class: `seat-mark seat-${seat.seat}`, "aria-hidden": "true" }, page.board.seatBadge?.(seat.seat, doc.players, lang) ?? String(seat.seat + 1)),
+      el("span", { class: "seat-name" }, `${seatName(seat.seat)} — ${who}`),
+      el("span", { class: "clock", "data-clock": seat.seat }, ""));
+    if (seat.seat === mySeat()) item.classList.add("mine");
+    list.append(item);
+    if (seat.kind === "open" && doc.status !== "over") {
+      const button = el("button", { type: "button", class: "join-seat", onclick: () => joinSeat(seat.seat) },
+        t("game.joinSeat", { who: seatName(seat.seat) }));
+      join.append(button);
+      // A join link (`?join=n`) puts that seat's button first in line for the keyboard.
+      if (new URLSearchParams(location.search).get("join") === String(seat.seat)) {
+        button.classList.add("primary");
+        join.prepend(button);
+      }
+    }
+  }
+}
+
+function renderClocks(state) {
+  for (const element of document.querySelectorAll("[data-clock]")) {
+    const seat = Number(element.dataset.clock);
+    if (!state || !Number.isFinite(state.seconds[seat])) {
+      element.textContent = "";
+      continue;
+    }
+    element.textContent = formatSeconds(state.seconds[seat], lang === "fr" ? "j" : "d");
+    element.classList.toggle("running", state.running === seat);
+    element.classList.toggle("low", state.seconds[seat] < 30);
+    element.setAttribute("aria-label", `${t("game.clock")} ${seatName(seat)}: ${element.textContent}`);
+  }
+}
+
+function renderFacts(doc) {
+  const list = $("#facts");
+  const facts = [
+    { label: t("game.phase"), value: String(currentView().phase ?? "") },
+    ...page.board.facts(currentView(), lang, { memory: $("#memory").checked }),
+  ];
+  list.replaceChildren(...facts.flatMap(({ label, value }) => [el("dt", {}, label), el("dd", {}, value)]));
+  void doc;
+}
+
+function renderActions(doc) {
+  const actions = $("#actions");
+  actions.replaceChildren();
+  const me = mySeat();
+  const offer = drawOffer(doc);
+  const offerBox = $("#draw-offer");
+  offerBox.textContent = offer !== null && doc.status === "playing" ? t("game.drawOffered", { who: seatName(offer) }) : "";
+  const button = (key, action, extra = {}) =>
+    el("button", { type: "button", "data-action": action, onclick: () => seatAction(action), ...extra }, t(key));
+  if (me !== null && doc.status === "playing") {
+    actions.append(button("game.resign", "resign", { class: "danger" }));
+    actions.append(button(offer !== null && offer !== me ? "game.acceptDraw" : "game.offerDraw", "draw"));
+    const canTakeBack = doc.can_take_back ?? (readSeats(doc).some((seat) => seat.kind === "bot") && doc.moves.length > 0);
+    if (canTakeBack) {
+      actions.append(button("game.takeback", "takeback"));
+    }
+  }
+  if (me !== null && doc.status === "over") actions.append(button("game.rematch", "rematch"));
+  actions.append(el("button", { type: "button", "data-action": "export", onclick: exportRecord }, t("game.export")));
+}
+
+function renderMoves(doc) {
+  const list = $("#moves");
+  list.replaceChildren();
+  if (doc.moves.length === 0) list.append(el("li", { class: "muted none" }, t("game.noMoves")));
+  doc.moves.forEach((text, index) => {
+    const ply = index + 1;
+    const item = el("li", { "data-ply": ply }, el("span", { class: "mover" }, ""), text);
+    if (page.replayPly !== null && ply === page.replayPly) item.classList.add("current");
+    if (doc.status === "over") {
+      item.tabIndex = 0;
+      item.setAttribute("role", "button");
+      item.addEventListener("click", () => replayTo(ply));
+      item.addEventListener("keydown", (event) => (event.key === "Enter" ? replayTo(ply) : null));
+    }
+    list.append(item);
+  });
+  const replay = $("#replay");
+  replay.hidden = doc.status !== "over";
+  if (doc.status === "over") {
+    const at = page.replayPly ?? doc.moves.length;
+    $("#replay-at").textContent = t("game.replayAt", { n: at, total: doc.moves.length });
+  }
+  list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  if (page.replayPly === null) list.scrollTop = list.scrollHeight;
+}
+
+function renderInvites(doc) {
+  const saved = JSON.parse(localStorage.getItem(`ludotheque.invites.${page.id}`) || "[]");
+  const panel = $("#invites-panel");
+  const openSeats = new Set(readSeats(doc).filter((seat) => seat.kind === "open").map((seat) => seat.seat));
+  const shown = saved.filter((entry) => openSeats.has(entry.seat) || (entry.token && entry.seat !== mySeat()));
+  panel.hidden = shown.length === 0 || doc.status === "over";
+  const list = $("#invites");
+  list.replaceChildren(...shown.map((entry) => {
+    const url = new URL(entry.url, location.origin).href;
+    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": t("game.inviteSeat", { who: seatName(entry.seat) }) });
+    const copy = el("button", { type: "button", onclick: async () => {
+      input.select();
+      await navigator.clipboard?.writeText(url).catch(() => {});
+      copy.textContent = t("game.copied");
+    } }, t("game.copy"));
+    return el("li", {}, el("span", {}, t("game.inviteSeat", { who: seatName(entry.seat) })), input, copy);
+  }));
+}
+
+// ---------------------------------------------------------------- actions
+
+function wireControls() {
+  const board = $("#board");
+  board.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-key]");
+    if (target) clickKey(target.dataset.key);
+  });
+  board.addEventListener("keydown", (event) => {
+    const target = event.target.closest("[data-key]");
+    if (target && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      clickKey(target.dataset.key);
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") cancelSelection();
+  });
+  $("#move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("#move-text").value.trim();
+    if (text) submitMove(text);
+  });
+  $("#legal-select").addEventListener("change", (event) => {
+    $("#move-text").value = event.target.value;
+    $("#move-text").focus();
+  });
+  $("#memory").addEventListener("change", () => render());
+  for (const button of document.querySelectorAll("#replay [data-step]")) {
+    button.addEventListener("click", () => stepReplay(button.dataset.step));
+  }
+}
+
+function clickKey(key) {
+  if (page.replayPly !== null || page.busy) return;
+  const choices = page.picker.choicesAt(key);
+  if (choices.length === 1) {
+    chooseToken(choices[0].token);
+  } else if (choices.length > 1) {
+    // One cell, several meanings: ask with buttons.
+    const bar = $("#choices");
+    bar.replaceChildren(el("span", { class: "prompt" }, t("game.chooseNext")),
+      ...choices.map((choice) => el("button", { type: "button", class: "choice", "data-token": choice.token,
+        onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang))));
+    bar.querySelector("button")?.focus();
+  } else if (page.picker.chosen.length > 0 && page.board.keyOf(page.picker.chosen.at(-1)) === key) {
+    page.picker.back();
+    renderBoard();
+    renderChoices();
+  }
+}
+
+function chooseToken(token) {
+  const done = page.picker.choose(token);
+  if (done) {
+    submitMove(done);
+    return;
+  }
+  renderBoard();
+  renderChoices();
+  if (!document.activeElement?.closest?.("#board")) {
+    ($("#choices button.choice") ?? $("#board .target"))?.focus?.();
+  }
+}
+
+function cancelSelection() {
+  if (!page.picker || page.picker.chosen.length === 0) return;
+  page.picker.reset();
+  renderBoard();
+  renderChoices();
+}
+
+async function submitMove(text) {
+  if (page.busy) return;
+  page.busy = true;
+  showMessage("");
+  try {
+    const doc = await api("POST", `/api/games/${encodeURIComponent(page.id)}/moves`, {
+      body: { move: text, ply: page.doc.moves.length },
+      token: page.activeToken,
+    });
+    $("#move-text").value = "";
+    await onDocument(doc, { isReply: true });
+    return doc;
+  } catch (error) {
+    showMessage(t("error.generic", { message: error.message }));
+    page.picker.reset();
+    render();
+    if (error instanceof ApiError && error.status === 409) page.live.refresh().catch(() => {});
+    return null;
+  } finally {
+    page.busy = false;
+  }
+}
+
+/** Plimil's setup: play random legal choices until this player's setup is done. */
+async function randomSetup() {
+  while (page.doc && page.board.randomChoice?.(page.doc.view) && page.doc.legal_moves.length > 0) {
+    const legal = page.doc.legal_moves;
+    const doc = await submitMove(legal[Math.floor(Math.random() * legal.length)]);
+    if (!doc) break;
+  }
+}
+
+async function seatAction(action) {
+  const seat = mySeat();
+  if (seat === null) return;
+  try {
+    const answer = await api("POST", `/api/games/${encodeURIComponent(page.id)}/seats/${seat}/${action}`, {
+      body: {}, token: page.activeToken,
+    });
+    if (action === "rematch" && answer) {
+      const newId = answer.id ?? answer.game_id ?? answer.game?.id;
+      for (const entry of answer.seats ?? []) if (entry.token) tokenStore.add(newId, entry.token);
+      if (answer.token) tokenStore.add(newId, answer.token);
+      if (newId && newId !== page.id) location.assign(`/play/${encodeURIComponent(newId)}`);
+      return;
+    }
+    if (answer && answer.view !== undefined) await onDocument(answer);
+    else await page.live.refresh();
+  } catch (error) {
+    showMessage(t("error.generic", { message: error.message }));
+  }
+}
+
+async function joinSeat(seat) {
+  const name = localStorage.getItem("ludotheque.name") || (lang === "fr" ? "Invité" : "Guest");
+  try {
+    const answer = await api("POST", `/api/games/${encodeURIComponent(page.id)}/seats/${seat}/join`, { body: { name } });
+    const token = answer.token ?? answer.seats?.find((entry) => entry.seat === seat)?.token;
+    if (!token) throw new Error("no token");
+    tokenStore.add(page.id, token);
+    page.tokens.set(seat, token);
+    page.activeToken = token;
+    page.live.connect(token);
+  } catch (error) {
+    showMessage(t("error.generic", { message: error.message }));
+  }
+}
+
+async function exportRecord() {
+  try {
+    const record = await api("GET", `/api/games/${encodeURIComponent(page.id)}/record`, { token: page.activeToken });
+    const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+    const link = el("a", { href: URL.createObjectURL(blob), download: `${page.doc.game}-${page.id}.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } catch (error) {
+    showMessage(t("error.generic", { message: error.message }));
+  }
+}
+
+// ---------------------------------------------------------------- replay
+
+async function replayTo(ply) {
+  const total = page.doc.moves.length;
+  const target = Math.max(0, Math.min(total, ply));
+  if (!page.viewsByPly.has(target)) {
+    // The positions this page did not see live are asked from the server, when it offers them.
+    try {
+      const doc = await api("GET", `/api/games/${encodeURIComponent(page.id)}/replay/${target}`);
+      if (doc && doc.view) page.viewsByPly.set(target, doc.view);
+    } catch {
+      showMessage(t("game.replayOnly"));
+    }
+  }
+  page.replayPly = target === total ? null : target;
+  render();
+}
+
+function stepReplay(step) {
+  const total = page.doc.moves.length;
+  const at = page.replayPly ?? total;
+  const target = { first: 0, prev: at - 1, next: at + 1, last: total }[step];
+  replayTo(target);
+}
+
+function showMessage(text) {
+  $("#message").textContent = text;
+}

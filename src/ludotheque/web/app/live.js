@@ -1,0 +1,82 @@
+/**
+ * The live game document: a WebSocket that sends it on connect and after every change, with
+ * reconnection and, where WebSockets fail, polling of `GET /api/games/{id}`.
+ */
+
+import { api } from "./api.js";
+
+export class LiveGame {
+  /**
+   * @param {string} gameId
+   * @param {(doc: object) => void} onDocument called with every new document
+   * @param {(connected: boolean) => void} onStatus called when the connection goes up or down
+   */
+  constructor(gameId, onDocument, onStatus = () => {}) {
+    this.gameId = gameId;
+    this.onDocument = onDocument;
+    this.onStatus = onStatus;
+    this.token = null;
+    this.socket = null;
+    this.retries = 0;
+    this.pollTimer = null;
+    this.closed = false;
+  }
+
+  /** (Re)connect as the seat of `token` (null: spectator). */
+  connect(token) {
+    this.token = token;
+    this.retries = 0;
+    this.openSocket();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.pollTimer);
+    if (this.socket) this.socket.close();
+  }
+
+  /** Fetch the document once over HTTP (after a refused move, a stale ply...). */
+  async refresh() {
+    const doc = await api("GET", `/api/games/${encodeURIComponent(this.gameId)}`, { token: this.token });
+    this.onDocument(doc);
+    return doc;
+  }
+
+  openSocket() {
+    if (this.socket) {
+      this.socket.onclose = null;
+      this.socket.close();
+    }
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const socket = new WebSocket(
+      `${scheme}://${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${query}`,
+    );
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retries = 0;
+      this.onStatus(true);
+    };
+    socket.onmessage = (event) => {
+      let doc;
+      try {
+        doc = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      // The socket may also carry small typed messages; only full documents redraw the page.
+      if (doc && doc.id !== undefined && doc.view !== undefined) this.onDocument(doc);
+    };
+    socket.onclose = () => {
+      if (this.closed || this.socket !== socket) return;
+      this.onStatus(false);
+      this.retries += 1;
+      // Back off, and poll meanwhile so that a page behind a WebSocket-hostile proxy still plays.
+      const delay = Math.min(10000, 500 * 2 ** Math.min(this.retries, 5));
+      this.pollTimer = setTimeout(() => {
+        this.refresh().catch(() => {});
+        this.openSocket();
+      }, delay);
+    };
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The lobby: the four games (named in the static markup, completed from `/api/catalog`), the
+ * create-game form, open games to join and games in progress to watch.
+ */
+
+import { api, tokenStore } from "./api.js";
+import { el } from "./dom.js";
+import { currentLanguage, pick, translatePage } from "./i18n.js";
+
+const lang = currentLanguage();
+const t = translatePage(lang);
+const $ = (selector) => document.querySelector(selector);
+let catalog = [];
+
+init();
+
+async function init() {
+  try {
+    const answer = await api("GET", "/api/catalog");
+    catalog = Array.isArray(answer) ? answer : answer.games ?? [];
+  } catch (error) {
+    $("#create-message").textContent = t("error.generic", { message: error.message });
+  }
+  fillCards();
+  fillGameChoice();
+  wireForm();
+  $("#refresh").addEventListener("click", refreshLists);
+  await refreshLists();
+  setInterval(refreshLists, 15000);
+  document.body.dataset.ready = "true";
+}
+
+function facts(gameId) {
+  return catalog.find((entry) => entry.id === gameId);
+}
+
+function fillCards() {
+  for (const card of document.querySelectorAll(".game-card")) {
+    const entry = facts(card.dataset.game);
+    if (!entry) continue;
+    card.querySelector("h2").textContent = pick(entry.title, lang);
+    card.querySelector("[data-summary]").textContent = pick(entry.summary, lang);
+    card.querySelector("img").alt = pick(entry.title, lang);
+  }
+}
+
+function fillGameChoice() {
+  const select = $("#form-game");
+  if (catalog.length > 0) {
+    select.replaceChildren(...catalog.map((entry) => el("option", { value: entry.id }, pick(entry.title, lang))));
+  }
+  const asked = new URLSearchParams(location.search).get("game");
+  if (asked && [...select.options].some((option) => option.value === asked)) select.value = asked;
+  fillGameOptions();
+}
+
+function botLevels(entry) {
+  const levels = entry?.bot_levels ?? entry?.bots ?? entry?.levels;
+  return Array.isArray(levels) && levels.length > 0 ? levels : ["random", "easy", "medium", "hard"];
+}
+
+function fillGameOptions() {
+  const entry = facts($("#form-game").value);
+  const variants = entry?.variants ?? ["standard"];
+  const counts = entry?.player_counts ?? entry?.players ?? [2];
+  $("#form-variant").replaceChildren(...variants.map((name) =>
+    el("option", { value: name, selected: name === entry?.default_variant }, name)));
+  $("#form-players").replaceChildren(...counts.map((count) =>
+    el("option", { value: count, selected: count === entry?.default_players }, String(count))));
+  fillSeats();
+}
+
+function fillSeats() {
+  const entry = facts($("#form-game").value);
+  const players = Number($("#form-players").value || 2);
+  const fieldset = $("#form-seats");
+  fieldset.replaceChildren(el("legend", {}, t("form.seat")));
+  for (let seat = 0; seat < players; seat += 1) {
+    const options = [
+      el("option", { value: "human" }, t("form.human")),
+      el("option", { value: "open" }, t("form.open")),
+      ...botLevels(entry).map((level) => el("option", { value: `bot:${level}` }, `${t("form.bot")} — ${level}`)),
+    ];
+    const select = el("select", { name: `seat${seat}`, "data-seat": seat }, ...options);
+    // A sensible default: me against the computer.
+    select.value = seat === 0 ? "human" : `bot:${botLevels(entry).includes("easy") ? "easy" : botLevels(entry)[0]}`;
+    fieldset.append(el("label", {}, el("span", {}, `${t("form.seat")} ${seat + 1}`), select));
+  }
+}
+
+function wireForm() {
+  $("#form-game").addEventListener("change", fillGameOptions);
+  $("#form-players").addEventListener("change", fillSeats);
+  const form = $("#create-form");
+  const showClockDetails = () => {
+    const chosen = form.elements.clock.value;
+    for (const details of form.querySelectorAll(".clock-details")) details.hidden = details.dataset.for !== chosen;
+  };
+  for (const radio of form.querySelectorAll('input[name="clock"]')) radio.addEventListener("change", showClockDetails);
+  showClockDetails();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      await createGame(form);
+    } catch (error) {
+      $("#create-message").textContent = t("error.generic", { message: error.message });
+      button.disabled = false;
+    }
+  });
+}
+
+function readClock(form) {
+  const kind = form.elements.clock.value;
+  if (kind === "fischer") {
+    return { type: "fischer", minutes: Number(form.elements.minutes.value), increment: Number(form.elements.increment.value) };
+  }
+  if (kind === "correspondence") return { type: "correspondence", days: Number(form.elements.days.value) };
+  return null;
+}
+
+async function createGame(form) {
+  const players = Number(form.elements.players.value);
+  const seats = [...form.querySelectorAll("#form-seats select")].map((select) => select.value);
+  const created = await api("POST", "/api/games", {
+    body: { game: form.elements.game.value, variant: form.elements.variant.value, players, seats, clock: readClock(form) },
+  });
+  for (const entry of created.seats ?? []) if (entry.token) tokenStore.add(created.id, entry.token);
+  localStorage.setItem(`ludotheque.invites.${created.id}`, JSON.stringify(
+    (created.seats ?? []).filter((entry) => entry.url).map((entry) => ({ seat: entry.seat, url: entry.url, token: Boolean(entry.token) })),
+  ));
+  location.assign(`/play/${encodeURIComponent(created.id)}`);
+}
+
+function listOf(answer) {
+  return Array.isArray(answer) ? answer : answer?.games ?? [];
+}
+
+async function refreshLists() {
+  const [open, playing] = await Promise.all([
+    api("GET", "/api/games?status=open").catch(() => []),
+    api("GET", "/api/games?status=playing").catch(() => []),
+  ]);
+  fillList($("#open-games"), listOf(open), true);
+  fillList($("#playing-games"), listOf(playing), false);
+}
+
+function openSeatsOf(game) {
+  const seats = Array.isArray(game.seats) ? game.seats : [];
+  return seats
+    .map((entry, index) => (typeof entry === "string" ? { seat: index, kind: entry } : entry))
+    .filter((entry) => entry && (entry.kind === "open" || entry.type === "open" || entry.open === true || entry.taken === false))
+    .map((entry) => entry.seat);
+}
+
+function fillList(list, games, isOpen) {
+  if (games.length === 0) {
+    list.replaceChildren(el("li", { class: "muted" }, t("lobby.none")));
+    return;
+  }
+  list.replaceChildren(...games.map((game) => {
+    const entry = facts(game.game);
+    const title = entry ? pick(entry.title, lang) : game.game;
+    const item = el("li", { "data-id": game.id },
+      el("img", { src: `/static/img/${encodeURIComponent(game.game)}.svg`, alt: "", width: 40, height: 30 }),
+      el("span", { class: "what" }, `${title} · ${game.variant ?? ""} · ${game.players ?? ""}`),
+      el("a", { href: `/play/${encodeURIComponent(game.id)}`, class: "watch" }, t("lobby.watch")));
+    if (isOpen) {
+      for (const seat of openSeatsOf(game)) {
+        item.append(el("button", { type: "button", class: "join", onclick: () => join(game.id, seat) },
+          `${t("lobby.join")} ${seat + 1}`));
+      }
+    }
+    return item;
+  }));
+}
+
+async function join(gameId, seat) {
+  const name = localStorage.getItem("ludotheque.name") || (lang === "fr" ? "Invité" : "Guest");
+  const answer = await api("POST", `/api/games/${encodeURIComponent(gameId)}/seats/${seat}/join`, { body: { name } });
+  if (answer.token) tokenStore.add(gameId, answer.token);
+  location.assign(`/play/${encodeURIComponent(gameId)}`);
+}

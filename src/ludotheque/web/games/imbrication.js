@@ -1,0 +1,220 @@
+/**
+ * Imbrication board: the 8×8 board with light and dark pieces, territories shaded by owner,
+ * and the round's line of nine action tiles (played, pending, known or face down).
+ *
+ * Clicks: a cell to place a piece; then, once the tile is revealed, the piece to act and its
+ * landing cells one hop at a time ("stop here" ends a capture chain that could go on).
+ * With the "memory" option, tiles not yet played are shown face down even when known.
+ * Same interface as every module under `games/`.
+ */
+
+import { svg } from "../app/dom.js";
+import { boardRoot, cellOfToken, label, mark, ring } from "../app/boardkit.js";
+
+export const id = "imbrication";
+export const hasMemoryMode = true;
+
+const C = 58;
+const PAD = 28;
+const FILES = "abcdefgh";
+const TILE = 62;
+const TILE_GAP = 8;
+const LINE_Y = PAD + 8 * C + 34;
+
+const TILE_NAMES = {
+  fr: { step: "Pas", dstep: "Pas diagonal", slide: "Glissade", dslide: "Glissade diagonale",
+    jump: "Prise courte", djump: "Prise courte diagonale", ljump: "Prise longue",
+    dljump: "Prise longue diagonale", blank: "Blanc" },
+  en: { step: "Step", dstep: "Diagonal step", slide: "Slide", dslide: "Diagonal slide",
+    jump: "Short capture", djump: "Diagonal short capture", ljump: "Long capture",
+    dljump: "Diagonal long capture", blank: "Blank" },
+};
+
+const WORDS = {
+  fr: { seats: ["Clair", "Foncé"], piece: ["pion clair", "pion foncé"], empty: "case vide",
+    territory: "territoire", to: "vers", capture: "prise en", round: "Tour", tile: "Tuile à jouer",
+    unknown: "tuile cachée", played: "jouée", pending: "en cours", removed: "pion retiré",
+    territories: "Territoires", pieces: "Pions sur le plateau", openings: "Poses d'ouverture",
+    tiles: "Tuiles jouées ce tour", line: "Ligne de tuiles du tour", board: "Plateau d'Imbrication", none: "—" },
+  en: { seats: ["Light", "Dark"], piece: ["light piece", "dark piece"], empty: "empty cell",
+    territory: "territory", to: "to", capture: "capture landing on", round: "Round", tile: "Tile to play",
+    unknown: "face-down tile", played: "played", pending: "pending", removed: "piece removed",
+    territories: "Territories", pieces: "Pieces on the board", openings: "Opening placements",
+    tiles: "Tiles played this round", line: "Tile line of the round", board: "Imbrication board", none: "—" },
+};
+const words = (lang) => WORDS[lang] || WORDS.en;
+const tileName = (tile, lang) => (TILE_NAMES[lang] || TILE_NAMES.en)[tile] ?? tile;
+
+export function seatName(seat, players, lang) {
+  return words(lang).seats[seat] ?? `#${seat + 1}`;
+}
+
+/** `d4xf6xd8` -> `["d4", "xf6", "xd8"]`; `d4-d7` -> `["d4", "-d7"]`; `d4` -> `["d4"]`. */
+export function paths(text) {
+  const tokens = text.match(/^[a-h][1-8]|[-x][a-h][1-8]/g) ?? [text];
+  return [tokens];
+}
+
+export function keyOf(token) {
+  return cellOfToken(token);
+}
+
+export function labelOf(token, lang) {
+  const w = words(lang);
+  if (token.startsWith("-")) return `${w.to} ${token.slice(1)}`;
+  if (token.startsWith("x")) return `${w.capture} ${token.slice(1)}`;
+  return token;
+}
+
+function centre(file, rank) {
+  return { x: PAD + file * C + C / 2, y: PAD + (7 - rank) * C + C / 2 };
+}
+
+/** Where the chosen tokens put the moving piece (for showing the move being built). */
+function pending(view, tokens) {
+  const cells = { ...view.cells };
+  if (tokens.length === 0) return cells;
+  const start = tokens[0];
+  if (tokens.length === 1 && !cells[start] && cells[start] !== 0) return cells;
+  let at = start;
+  for (const token of tokens.slice(1)) {
+    const next = token.slice(1);
+    cells[next] = cells[at];
+    delete cells[at];
+    at = next;
+  }
+  return cells;
+}
+
+export function render(view, marks, lang) {
+  const w = words(lang);
+  const width = Math.max(8 * C + 2 * PAD, 9 * TILE + 8 * TILE_GAP + 2 * PAD);
+  const root = boardRoot(width, LINE_Y + TILE + 44, w.board);
+  const offset = (width - (8 * C + 2 * PAD)) / 2;
+  const boardGroup = svg("g", { transform: `translate(${offset} 0)` });
+  boardGroup.append(svg("rect", { x: PAD - 6, y: PAD - 6, width: 8 * C + 12, height: 8 * C + 12, rx: 10, class: "imb-frame" }));
+  const territory = new Map();
+  (view.territories ?? []).forEach((regions, owner) => regions.flat().forEach((cell) => territory.set(cell, owner)));
+  const cells = pending(view, marks.tokens);
+  for (let rank = 0; rank < 8; rank += 1) {
+    for (let file = 0; file < 8; file += 1) boardGroup.append(cellElement(file, rank, cells, territory, marks, w));
+  }
+  for (let i = 0; i < 8; i += 1) {
+    boardGroup.append(label(PAD + i * C + C / 2, PAD + 8 * C + 16, FILES[i], "coord", 12));
+    boardGroup.append(label(PAD - 16, PAD + (7 - i) * C + C / 2, String(i + 1), "coord", 12));
+  }
+  root.append(boardGroup, tileLine(view, marks.memory, lang, width));
+  return root;
+}
+
+function cellElement(file, rank, cells, territory, marks, w) {
+  const name = `${FILES[file]}${rank + 1}`;
+  const { x, y } = centre(file, rank);
+  const group = svg("g", {});
+  const owner = territory.get(name);
+  group.append(svg("rect", { x: x - C / 2, y: y - C / 2, width: C, height: C,
+    class: `imb-cell ${(file + rank) % 2 ? "odd" : "even"}${owner !== undefined ? ` territory-${owner}` : ""}` }));
+  const piece = cells[name];
+  let text = `${name}: `;
+  if (piece === 0 || piece === 1) {
+    group.append(svg("circle", { cx: x, cy: y, r: C * 0.36, class: `imb-piece p${piece}` }));
+    // A second cue besides the shade: a dot on the dark pieces.
+    if (piece === 1) group.append(svg("circle", { cx: x, cy: y, r: 4, class: "imb-dot" }));
+    text += w.piece[piece];
+  } else {
+    text += w.empty;
+    if (owner !== undefined) {
+      group.append(label(x, y, owner === 0 ? "○" : "●", "imb-territory-mark", 14));
+      text += `, ${w.territory} ${w.seats[owner]}`;
+    }
+  }
+  const extra = ring(x, y, C * 0.42, marks, name);
+  if (extra) group.append(extra);
+  return mark(group, name, text, marks);
+}
+
+function tileLine(view, memory, lang, width) {
+  const w = words(lang);
+  const group = svg("g", { class: "imb-line", role: "list", "aria-label": `${w.line} ${view.round}` });
+  const line = view.line ?? [];
+  const played = view.tiles_played ?? 0;
+  const left = (width - (9 * TILE + 8 * TILE_GAP)) / 2;
+  group.append(svg("text", { x: left, y: LINE_Y - 12, class: "caption" }, `${w.round} ${view.round ?? 1} / 5`));
+  for (let index = 0; index < 9; index += 1) {
+    const isPending = view.current_tile && index === played - 1 && view.phase !== "place";
+    const isPlayed = index < played && !isPending;
+    // Memory mode: a tile not yet drawn is shown face down, as on the table.
+    const tile = memory && index >= played ? null : line[index] ?? null;
+    const x = left + index * (TILE + TILE_GAP);
+    const state = isPending ? "pending" : isPlayed ? "played" : "upcoming";
+    const tileGroup = svg("g", { class: `imb-tile ${state}`, role: "listitem" });
+    tileGroup.append(svg("rect", { x, y: LINE_Y, width: TILE, height: TILE, rx: 8, class: tile ? "face" : "back" }));
+    if (tile) {
+      tileGroup.append(tileIcon(tile, x + TILE / 2, LINE_Y + TILE / 2));
+    } else {
+      tileGroup.append(label(x + TILE / 2, LINE_Y + TILE / 2, "?", "imb-back-mark", 24));
+    }
+    // The name on two lines under the tile, so that long names never overlap their neighbours.
+    const [first, ...rest] = (tile ? shortName(tile, lang) : "").split(" ");
+    tileGroup.append(label(x + TILE / 2, LINE_Y + TILE + 11, first, "imb-tile-name", 10));
+    if (rest.length) tileGroup.append(label(x + TILE / 2, LINE_Y + TILE + 23, rest.join(" "), "imb-tile-name", 10));
+    const status = isPending ? w.pending : isPlayed ? w.played : "";
+    const name = tile ? tileName(tile, lang) : w.unknown;
+    tileGroup.setAttribute("aria-label", `${index + 1}: ${name}${status ? ` (${status})` : ""}`);
+    tileGroup.prepend(svg("title", {}, `${index + 1}: ${name}${status ? ` (${status})` : ""}`));
+    group.append(tileGroup);
+  }
+  return group;
+}
+
+function shortName(tile, lang) {
+  const full = tileName(tile, lang);
+  return full.replace("diagonale", "diag.").replace("Diagonal ", "Diag. ");
+}
+
+/** Arrows in the tile's directions; long ones for slides and long captures; a ring to jump over. */
+function tileIcon(tile, cx, cy) {
+  const group = svg("g", { class: "imb-icon", "aria-hidden": "true" });
+  if (tile === "blank") {
+    group.append(svg("circle", { cx, cy, r: 12, class: "imb-blank" }));
+    return group;
+  }
+  const diagonal = tile.startsWith("d");
+  const long = tile.includes("slide") || tile.includes("ljump");
+  const capture = tile.includes("jump");
+  const length = long ? 25 : 15;
+  const directions = diagonal ? [[1, 1], [1, -1], [-1, 1], [-1, -1]] : [[1, 0], [-1, 0], [0, 1], [0, -1]];
+  for (const [dx, dy] of directions) {
+    const scale = diagonal ? Math.SQRT1_2 : 1;
+    const ex = cx + dx * length * scale;
+    const ey = cy + dy * length * scale;
+    group.append(svg("line", { x1: cx, y1: cy, x2: ex, y2: ey, class: "imb-arrow" }));
+    const head = 5;
+    const angle = Math.atan2(dy, dx);
+    const p1 = `${ex - head * Math.cos(angle - 0.5)},${ey - head * Math.sin(angle - 0.5)}`;
+    const p2 = `${ex - head * Math.cos(angle + 0.5)},${ey - head * Math.sin(angle + 0.5)}`;
+    group.append(svg("polygon", { points: `${ex},${ey} ${p1} ${p2}`, class: "imb-head" }));
+    if (capture) {
+      const mx = cx + dx * length * scale * 0.55;
+      const my = cy + dy * length * scale * 0.55;
+      group.append(svg("circle", { cx: mx, cy: my, r: 3.5, class: "imb-victim" }));
+    }
+  }
+  group.append(svg("circle", { cx, cy, r: 4, class: "imb-origin" }));
+  return group;
+}
+
+export function facts(view, lang, options = {}) {
+  const w = words(lang);
+  const current = view.current_tile ? tileName(view.current_tile, lang) : w.none;
+  const list = [
+    { label: w.round, value: `${view.round ?? 1} / 5` },
+    { label: w.tile, value: current },
+    { label: w.tiles, value: `${view.tiles_played ?? 0} / 9` },
+    { label: w.openings, value: `${view.opening_placements ?? 0} / 4` },
+    { label: w.territories, value: (view.scores ?? [0, 0]).map((score, seat) => `${w.seats[seat]} ${score}`).join(" · ") },
+    { label: w.pieces, value: (view.pieces ?? [0, 0]).map((count, seat) => `${w.seats[seat]} ${count}`).join(" · ") },
+  ];
+  void options;
+  return list;
+}

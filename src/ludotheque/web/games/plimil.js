@@ -1,0 +1,231 @@
+/**
+ * Plimil board: the 44-cell disc, each block with the colour it shows (and its letter B, R or
+ * N), each stem's height as the reader knows it (S short, T tall, ? hidden), and beside each
+ * block the balls the reader knows, slot by slot (bottom, middle, top; the window slot framed).
+ * The "memory" option hides what the real board does not show right now: stems under blocks
+ * and every ball but the one in the window.
+ *
+ * Clicks: a block, its landing cell, then the capture (a click on the captured block) or the
+ * rotation (a button). The setup is chosen stem by stem and ball by ball with buttons, or at
+ * random. Only the document's `view` is drawn: nothing the reader may not know.
+ * Same interface as every module under `games/`.
+ */
+
+import { svg } from "../app/dom.js";
+import { boardRoot, cellOfToken, label, mark, ring } from "../app/boardkit.js";
+
+export const id = "plimil";
+export const hasMemoryMode = true;
+
+const C = 64;
+const PAD = 30;
+const FILES = "abcdefgh";
+const COLOURS = { B: "#0072B2", R: "#D55E00", N: "#F0E442" };
+const TEXT_ON = { B: "#ffffff", R: "#ffffff", N: "#2b2118" };
+const SLOT_NAMES = ["bottom", "middle", "top"];
+
+// Zones of the table at rotation 0 (rules: "Board"), for the shading of the cells.
+const ZONES = {
+  blue: "d1 e1 c2 d2 e2 f2 d3 e3", red: "d8 e8 c7 d7 e7 f7 d6 e6",
+  blueDiagonal: "b2 g2 c3 f3", redDiagonal: "b7 g7 c6 f6",
+  west: "a4 a5 b3 b4 b5 b6 c4 c5", east: "h4 h5 g3 g4 g5 g6 f4 f5", centre: "d4 e4 d5 e5",
+};
+const ZONE_OF = new Map(Object.entries(ZONES).flatMap(([zone, cells]) => cells.split(" ").map((cell) => [cell, zone])));
+
+const WORDS = {
+  fr: {
+    seats: ["Bleu", "Rouge"], colours: { B: "bleu", R: "rouge", N: "neutre" }, stem: { S: "tige courte", T: "tige haute" },
+    unknownStem: "tige inconnue", block: "bloc", of: "de", empty: "case libre", balls: "billes connues (bas, milieu, haut)",
+    slots: { bottom: "bas", middle: "milieu", top: "haut" }, to: "vers", capture: "prendre", cw: "tourner le plateau (sens horaire)",
+    ccw: "tourner le plateau (sens antihoraire)", pass: "passer", counts: "Blocs bleus · rouges · neutres",
+    quiet: "Coups sans changement de couleur", repetitions: "Répétitions", rotation: "Quarts de tour du plateau",
+    setup: "Préparation", hand: "Billes restantes (B · R · N)", flips: "retourné", board: "Plateau de Plimil",
+    stemsOf: "tiges de", builds: "bloc", next: "à préparer",
+  },
+  en: {
+    seats: ["Blue", "Red"], colours: { B: "blue", R: "red", N: "neutral" }, stem: { S: "short stem", T: "tall stem" },
+    unknownStem: "unknown stem", block: "block", of: "of", empty: "free cell", balls: "known balls (bottom, middle, top)",
+    slots: { bottom: "bottom", middle: "middle", top: "top" }, to: "to", capture: "capture", cw: "turn the board clockwise",
+    ccw: "turn the board anticlockwise", pass: "pass", counts: "Blocks blue · red · neutral",
+    quiet: "Moves without a colour change", repetitions: "Repetitions", rotation: "Quarter turns of the board",
+    setup: "Setup", hand: "Balls left (B · R · N)", flips: "turned over", board: "Plimil board",
+    stemsOf: "stems of", builds: "block", next: "to set up",
+  },
+};
+const words = (lang) => WORDS[lang] || WORDS.en;
+
+export function seatName(seat, players, lang) {
+  return words(lang).seats[seat] ?? `#${seat + 1}`;
+}
+
+export function seatBadge(seat) {
+  return ["B", "R"][seat] ?? String(seat + 1);
+}
+
+/** The cells a player plants, in board order (the order of the `stems` letters). */
+function plantedCells(view, player) {
+  return (view?.board ?? []).filter((entry) => entry.planted_by === player).map((entry) => entry.cell);
+}
+
+/**
+ * Play moves split into clicks (`d3-d4xe4` -> `["d3", "-d4", "xe4"]`, `@cw` a button); setup
+ * moves into one choice per stem (`d1:S`) or per ball (`bottom:B`).
+ */
+export function paths(text, view) {
+  if (text === "pass") return [["pass"]];
+  if (text.startsWith("stems ")) {
+    const cells = plantedCells(view, view?.setup?.player ?? view?.to_move);
+    const letters = [...text.slice(6)];
+    return [letters.map((letter, i) => `${cells[i] ?? `#${i + 1}`}:${letter}`)];
+  }
+  if (text.startsWith("block ")) {
+    const balls = text.split(" ")[2];
+    return [[...balls].map((ball, i) => `${SLOT_NAMES[i]}:${ball}`)];
+  }
+  const match = text.match(/^([a-h][1-8])-([a-h][1-8])(?:(x[a-h][1-8])|(@c?cw))?$/);
+  if (!match) return [[text]];
+  return [[match[1], `-${match[2]}`, match[3] ?? match[4]].filter(Boolean)];
+}
+
+export function keyOf(token) {
+  return /^[-x]?[a-h][1-8]$/.test(token) ? cellOfToken(token) : null;
+}
+
+export function labelOf(token, lang) {
+  const w = words(lang);
+  if (token === "pass") return w.pass;
+  if (token === "@cw") return `↻ ${w.cw}`;
+  if (token === "@ccw") return `↺ ${w.ccw}`;
+  if (token.startsWith("-")) return `${w.to} ${token.slice(1)}`;
+  if (token.startsWith("x")) return `${w.capture} ${token.slice(1)}`;
+  const [what, letter] = token.split(":");
+  if (letter === "S" || letter === "T") return `${what}: ${w.stem[letter]} (${letter})`;
+  if (w.slots[what]) return `${w.slots[what]}: ${w.colours[letter]} (${letter})`;
+  return token;
+}
+
+/** Stand-ins for the choices made so far in the setup, drawn before they are played. */
+function pendingSetup(view, tokens) {
+  const stems = new Map();
+  let balls = null;
+  for (const token of tokens) {
+    const [what, letter] = token.split(":");
+    if (letter === "S" || letter === "T") stems.set(what, letter);
+    else if (SLOT_NAMES.includes(what)) (balls ??= [null, null, null])[SLOT_NAMES.indexOf(what)] = letter;
+  }
+  return { stems, balls, cell: view.setup?.cell ?? null };
+}
+
+function rotateBack(cell, quarterTurns) {
+  // The zone a table cell shows after `quarterTurns` clockwise turns: undo them one by one.
+  let x = FILES.indexOf(cell[0]);
+  let y = Number(cell[1]) - 1;
+  const turns = ((quarterTurns % 4) + 4) % 4;
+  for (let i = 0; i < turns; i += 1) [x, y] = [7 - y, x];
+  return `${FILES[x]}${y + 1}`;
+}
+
+export function render(view, marks, lang) {
+  const w = words(lang);
+  const size = 8 * C + 2 * PAD;
+  const root = boardRoot(size, size, w.board);
+  root.append(svg("circle", { cx: size / 2, cy: size / 2, r: 4.35 * C, class: "plimil-disc" }));
+  const setup = pendingSetup(view, marks.tokens);
+  for (const entry of view.board) root.append(cellElement(view, entry, setup, marks, w));
+  for (let i = 0; i < 8; i += 1) {
+    root.append(label(PAD + i * C + C / 2, size - 10, FILES[i], "coord", 12));
+    root.append(label(12, PAD + (7 - i) * C + C / 2, String(i + 1), "coord", 12));
+  }
+  return root;
+}
+
+function cellElement(view, entry, setup, marks, w) {
+  const name = entry.cell;
+  const x = PAD + FILES.indexOf(name[0]) * C;
+  const y = PAD + (8 - Number(name[1])) * C;
+  const group = svg("g", {});
+  const zone = ZONE_OF.get(rotateBack(name, view.rotation ?? 0)) ?? "none";
+  group.append(svg("rect", { x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 10, class: `plimil-cell zone-${zone}` }));
+  const block = entry.block;
+  const memory = marks.memory;
+  // Memory mode shows a stem only where no block hides it, as on the real board.
+  let stem = setup.stems.get(name) ?? entry.stem;
+  if (memory && block) stem = null;
+  group.append(stemMark(x, y, stem));
+  let text = `${name}: `;
+  if (block) {
+    const balls = setup.cell === name && setup.balls ? setup.balls : block.balls;
+    group.append(blockShape(x, y, block, w));
+    if (!memory) group.append(ballColumn(x, y, balls, entry.stem));
+    text += `${w.block} ${w.colours[block.colour]} (${block.colour}) ${w.of} ${w.seats[block.owner]}`;
+    if (block.flips) text += `, ${w.flips} ${block.flips}×`;
+    if (!memory) text += `; ${w.balls}: ${balls.map((ball) => ball ?? "?").join(" ")}`;
+  } else if (setup.cell === name && setup.balls) {
+    group.append(ballColumn(x, y, setup.balls, entry.stem));
+    text += w.empty;
+  } else {
+    text += w.empty;
+  }
+  text += `; ${stem ? w.stem[stem] : w.unknownStem}`;
+  const extra = ring(x + C / 2, y + C / 2, C * 0.46, marks, name);
+  if (extra) group.append(extra);
+  if (setup.cell === name) group.append(ring(x + C / 2, y + C / 2, C * 0.46, { ...marks, chosenKeys: new Set([name]) }, name));
+  return mark(group, name, text, marks);
+}
+
+function stemMark(x, y, stem) {
+  const group = svg("g", { class: "plimil-stem" });
+  group.append(svg("rect", { x: x + 5, y: y + C - 21, width: 16, height: 16, rx: 3, class: `stem-box stem-${stem ?? "unknown"}` }));
+  group.append(label(x + 13, y + C - 13, stem ?? "?", "stem-letter", 11));
+  return group;
+}
+
+function blockShape(x, y, block, w) {
+  const group = svg("g", { class: "plimil-block" });
+  const colour = block.colour;
+  group.append(svg("rect", { x: x + 10, y: y + 8, width: 34, height: 34, rx: 7, fill: COLOURS[colour] ?? "#999", class: `block-body owner-${block.owner}` }));
+  const letter = label(x + 27, y + 25, colour, "piece-letter", 18);
+  letter.setAttribute("style", `fill:${TEXT_ON[colour] ?? "#000"}`);
+  group.append(letter);
+  // The owner: a notch on the side of the owner's camp (Blue below, Red above).
+  const notchY = block.owner === 0 ? y + 44 : y + 2;
+  group.append(svg("rect", { x: x + 19, y: notchY, width: 16, height: 4, rx: 2, class: "owner-notch" }));
+  void w;
+  return group;
+}
+
+function ballColumn(x, y, balls, stem) {
+  const group = svg("g", { class: "plimil-balls", "aria-hidden": "true" });
+  const window = stem === "T" ? 0 : stem === "S" ? 1 : -1;
+  // Top slot drawn highest.
+  [2, 1, 0].forEach((slot, row) => {
+    const ball = balls[slot];
+    const cx = x + 53;
+    const cy = y + 12 + row * 14;
+    group.append(svg("circle", { cx, cy, r: 6, fill: ball ? COLOURS[ball] : "#ffffff", class: `ball${slot === window ? " window" : ""}${ball ? "" : " unknown"}` }));
+    group.append(label(cx, cy + 0.5, ball ?? "?", "ball-letter", 8));
+    group.lastChild.setAttribute("style", `fill:${ball ? TEXT_ON[ball] : "#6f6354"}`);
+  });
+  return group;
+}
+
+export function randomChoice(view) {
+  return view.phase === "setup";
+}
+
+export function facts(view, lang) {
+  const w = words(lang);
+  const counts = view.counts ?? {};
+  const list = [
+    { label: w.counts, value: `${counts.blue ?? 0} · ${counts.red ?? 0} · ${counts.neutral ?? 0}` },
+    { label: w.quiet, value: `${view.draw?.quiet_plies ?? 0} / 100` },
+    { label: w.repetitions, value: String(view.draw?.repetitions ?? 1) },
+    { label: w.rotation, value: String(view.rotation ?? 0) },
+  ];
+  if (view.setup) {
+    list.push({ label: w.setup, value: `${w.seats[view.setup.player]} — ${view.setup.next === "stems" ? w.stemsOf : w.builds} ${view.setup.cell ?? ""}` });
+  }
+  const hand = typeof view.viewer === "number" ? view.hands?.[view.viewer] : null;
+  if (hand) list.push({ label: w.hand, value: hand.join(" · ") });
+  return list;
+}

@@ -1,0 +1,221 @@
+/**
+ * Pylos board: the pyramid seen from above (upper balls resting in the hollows of the lower
+ * ones), an exploded view of the four levels beside it, and both reserves.
+ *
+ * Clicks: an empty available cell places a ball; an own free ball, then a higher cell, raises
+ * it; after a square (or a line) the balls to take back. Every module under `games/` exports
+ * the same interface: `id`, `seatName`, `paths`, `keyOf`, `labelOf`, `render`, `facts`.
+ */
+
+import { svg } from "../app/dom.js";
+import { boardRoot, cellOfToken, label, mark, ring } from "../app/boardkit.js";
+
+export const id = "pylos";
+
+const SIZES = [4, 3, 2, 1];
+const FILES = "abcd";
+const D = 64; // diameter of a ball in the main view
+const PAD = 18;
+const MAIN = 4 * D + 2 * PAD;
+const SMALL = 20;
+const SIDE_X = MAIN + 24;
+const WIDTH = SIDE_X + 4 * SMALL + 26;
+const HEIGHT = MAIN + 70;
+
+const WORDS = {
+  fr: { seats: ["Clair", "Foncé"], ball: ["bille claire", "bille foncée"], free: "libre",
+    empty: "case libre", level: "Niveau", reserve: "Réserve", remove: "retirer", to: "vers",
+    repetitions: "Répétitions de la position", board: "Pyramide de Pylos" },
+  en: { seats: ["Light", "Dark"], ball: ["light ball", "dark ball"], free: "free",
+    empty: "empty cell", level: "Level", reserve: "Reserve", remove: "take back", to: "to",
+    repetitions: "Position repetitions", board: "Pylos pyramid" },
+};
+
+const words = (lang) => WORDS[lang] || WORDS.en;
+
+export function seatName(seat, players, lang) {
+  return words(lang).seats[seat] ?? `#${seat + 1}`;
+}
+
+function order(cell) {
+  // Cell order of the rules file: level, then rank, then file.
+  return [Number(cell[0]), Number(cell.slice(2)), FILES.indexOf(cell[1])];
+}
+
+function before(a, b) {
+  const [x, y] = [order(a), order(b)];
+  for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return x[i] < y[i];
+  return false;
+}
+
+/** `1a1-2b2x1d1x1c1` -> `[["1a1", "-2b2", "x1c1"... ]]`, with both orders of a removal pair. */
+export function paths(text) {
+  const [head, ...removals] = text.split("x");
+  const base = head.split("-").map((cell, i) => (i === 0 ? cell : `-${cell}`));
+  const tokens = removals.map((cell) => `x${cell}`);
+  const found = [[...base, ...tokens]];
+  // legal_moves lists a pair in cell order when both orders work (rules: "Notation").
+  if (removals.length === 2 && before(removals[0], removals[1])) {
+    found.push([...base, tokens[1], tokens[0]]);
+  }
+  return found;
+}
+
+export function keyOf(token) {
+  return cellOfToken(token);
+}
+
+export function labelOf(token, lang) {
+  const w = words(lang);
+  if (token.startsWith("x")) return `${w.remove} ${token.slice(1)}`;
+  if (token.startsWith("-")) return `${w.to} ${token.slice(1)}`;
+  return token;
+}
+
+function position(cell) {
+  const level = Number(cell[0]);
+  const file = FILES.indexOf(cell[1]);
+  const rank = Number(cell.slice(2)) - 1;
+  const shift = (level - 1) / 2;
+  return { level, x: PAD + (file + shift + 0.5) * D, y: PAD + (4 - (rank + shift) - 0.5) * D };
+}
+
+function allCells() {
+  const cells = [];
+  SIZES.forEach((size, index) => {
+    for (let rank = 1; rank <= size; rank += 1) {
+      for (let file = 0; file < size; file += 1) cells.push(`${index + 1}${FILES[file]}${rank}`);
+    }
+  });
+  return cells;
+}
+
+const CELLS = allCells();
+
+/** The board as the chosen tokens would leave it (the ball being placed or raised shown). */
+function pendingCells(view, tokens) {
+  const cells = { ...view.cells };
+  if (tokens.length === 0) return cells;
+  const mover = view.to_move;
+  const source = tokens[0];
+  const target = tokens.find((token) => token.startsWith("-"));
+  if (target) {
+    delete cells[source];
+    cells[target.slice(1)] = mover;
+  } else {
+    cells[source] = mover;
+  }
+  for (const token of tokens.filter((tk) => tk.startsWith("x"))) delete cells[token.slice(1)];
+  return cells;
+}
+
+function ball(x, y, r, owner, level) {
+  const group = svg("g", {});
+  group.append(
+    svg("circle", { cx: x + level * 1.5, cy: y + level * 2, r, class: "pylos-shadow" }),
+    svg("circle", { cx: x, cy: y, r, class: owner === 0 ? "pylos-ball light" : "pylos-ball dark",
+      fill: owner === 0 ? "url(#pylos-light)" : "url(#pylos-dark)" }),
+  );
+  return group;
+}
+
+function defs() {
+  const gradient = (gid, inner, outer) =>
+    svg("radialGradient", { id: gid, cx: "35%", cy: "30%", r: "70%" },
+      svg("stop", { offset: "0%", "stop-color": inner }),
+      svg("stop", { offset: "100%", "stop-color": outer }));
+  return svg("defs", {}, gradient("pylos-light", "#fffaf0", "#d9b98a"),
+    gradient("pylos-dark", "#8a6a55", "#2a1a12"));
+}
+
+function cellLabel(cell, owner, isFree, w) {
+  if (owner === undefined) return `${cell}: ${w.empty}`;
+  return `${cell}: ${w.ball[owner]}${isFree ? `, ${w.free}` : ""}`;
+}
+
+export function render(view, marks, lang) {
+  const w = words(lang);
+  const root = boardRoot(WIDTH, HEIGHT, w.board);
+  root.append(defs());
+  root.append(svg("rect", { x: 2, y: 2, width: MAIN - 4, height: MAIN - 4, rx: 18, class: "pylos-plate" }));
+  const cells = pendingCells(view, marks.tokens);
+  const available = new Set(view.available);
+  const free = new Set(view.free);
+  const pending = new Set(marks.tokens.map(cellOfToken));
+
+  for (const cell of CELLS) {
+    const { level, x, y } = position(cell);
+    const owner = cells[cell];
+    const isKey = marks.targets.has(cell) || marks.chosenKeys.has(cell);
+    if (owner === undefined && level === 1) {
+      root.append(svg("circle", { cx: x, cy: y, r: D * 0.3, class: "pylos-pit" }));
+    }
+    if (owner === undefined && !(isKey || (available.has(cell) && level > 1))) continue;
+    const group = svg("g", { class: pending.has(cell) ? "pending" : "" });
+    if (owner === undefined) {
+      group.append(svg("circle", { cx: x, cy: y, r: D * 0.3, class: "pylos-hole" }));
+    } else {
+      group.append(ball(x, y, D * 0.47, owner, level - 1));
+      if (level > 1) group.append(label(x, y + D * 0.28, String(level), "pylos-level", 11));
+    }
+    const extra = ring(x, y, D * 0.42, marks, cell);
+    if (extra) group.append(extra);
+    root.append(mark(group, cell, cellLabel(cell, owner, free.has(cell), w), marks));
+  }
+  root.append(explodedLevels(cells, marks, w));
+  root.append(reserves(view, w));
+  return root;
+}
+
+function explodedLevels(cells, marks, w) {
+  const group = svg("g", { class: "pylos-levels" });
+  let top = 8;
+  SIZES.forEach((size, index) => {
+    const level = index + 1;
+    group.append(label(SIDE_X + 2 * SMALL, top + 6, `${w.level} ${level}`, "small-caption", 11));
+    top += 16;
+    const left = SIDE_X + ((4 - size) * SMALL) / 2;
+    for (let rank = size; rank >= 1; rank -= 1) {
+      for (let file = 0; file < size; file += 1) {
+        const cell = `${level}${FILES[file]}${rank}`;
+        const x = left + file * SMALL + SMALL / 2;
+        const y = top + (size - rank) * SMALL + SMALL / 2;
+        const owner = cells[cell];
+        const dot = svg("g", {});
+        dot.append(svg("circle", { cx: x, cy: y, r: SMALL * 0.42,
+          class: owner === undefined ? "pylos-mini-empty" : owner === 0 ? "pylos-light" : "pylos-dark" }));
+        const extra = ring(x, y, SMALL * 0.5, marks, cell);
+        if (extra) dot.append(extra);
+        // The same key as the big view: a click here chooses the same cell.
+        dot.dataset.key = cell;
+        dot.setAttribute("aria-hidden", "true");
+        if (marks.targets.has(cell)) dot.classList.add("target", "mini");
+        group.append(dot);
+      }
+    }
+    top += size * SMALL + 8;
+  });
+  return group;
+}
+
+function reserves(view, w) {
+  const group = svg("g", { class: "pylos-reserves" });
+  view.reserves.forEach((count, seat) => {
+    const y = MAIN + 20 + seat * 26;
+    group.append(svg("text", { x: PAD, y: y + 4, class: "caption", "dominant-baseline": "middle" },
+      `${w.seats[seat]} — ${w.reserve} ${count}`));
+    for (let i = 0; i < 15; i += 1) {
+      group.append(svg("circle", { cx: PAD + 150 + i * 14, cy: y + 3, r: 5.5,
+        class: i < count ? (seat === 0 ? "pylos-light" : "pylos-dark") : "pylos-mini-empty" }));
+    }
+  });
+  return group;
+}
+
+export function facts(view, lang) {
+  const w = words(lang);
+  return [
+    ...view.reserves.map((count, seat) => ({ label: `${w.reserve} — ${w.seats[seat]}`, value: String(count) })),
+    { label: w.repetitions, value: String(view.repetitions ?? 1) },
+  ];
+}

@@ -1,0 +1,1 @@
+"""Browser tests: the real server driven through Debian's Chromium with Playwright."""
