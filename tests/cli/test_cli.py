@@ -125,3 +125,17 @@ def test_rules_in_both_languages() -> None:
     assert code == 0 and "Décisions" in out
     code, out = run("rules", "pylos", "--lang", "en")
     assert code == 0 and "Decisions" in out
+
+
+def test_eval_shows_a_bot_evaluation_and_best_move() -> None:
+    code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en",
+                    input="1a1\neval easy\nquit\n")
+    assert code == 0
+    assert "easy's evaluation for player 1:" in out and "best move 1" in out
+
+
+def test_every_game_can_be_played_in_the_terminal_to_the_end() -> None:
+    for game in ("imbrication", "expion", "plimil"):
+        code, out = run("play", game, "--vs", "random", "--seed", "2", "--lang", "en",
+                        input="random\n" * 2500)
+        assert code == 0 and "Game over" in out, game

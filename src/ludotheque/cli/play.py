@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .. import i18n
 from ..core import Game, Record, Result, State
@@ -193,9 +194,16 @@ class Terminal:
     def bot_turn(self, player: int) -> None:
         bot = self.bot(player, self.session.seats[player])
         name = self.name(player)
-        with self.out.status(i18n.text("bot_thinking", self.lang, name=name)):
-            move = bot.choose(self.session.state)
+        move = self.thinking(name, lambda progress: bot.choose(self.session.state, progress))
         self.say("bot_played", name=name, move=self.session.play(str(move)))
+
+    def thinking(self, name: str, search: Callable[[Callable[[float], None]], Any]) -> Any:
+        """Run a bot's ``search`` behind a progress bar fed by its progress callback."""
+        label = i18n.text("bot_thinking", self.lang, name=name)
+        with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                      console=self.out, transient=True) as bar:
+            task = bar.add_task(label, total=1.0)
+            return search(lambda done: bar.update(task, completed=done))
 
     # -- commands ------------------------------------------------------------------------------
     def command_help(self, player: int, argument: str) -> None:
@@ -223,9 +231,10 @@ class Terminal:
     def command_eval(self, player: int, argument: str) -> None:
         level = argument or "medium"
         bot = self.bot(player, level)
-        with self.out.status(i18n.text("bot_thinking", self.lang, name=level)):
-            analysis = bot.analyse(self.session.state)
-        self.say("evaluation", name=level, player=player, value=analysis.value, move=analysis.move)
+        analysis = self.thinking(level, lambda progress: bot.analyse(self.session.state, progress))
+        self.say("evaluation", name=level, player=player, value=analysis.value, move=analysis.best_move)
+        if analysis.principal_variation:
+            self.out.print(escape(" ".join(analysis.principal_variation)))
 
     def command_save(self, player: int, argument: str) -> None:
         _save(self.session, Path(argument) if argument else _default_path(self.session), self.lang)
