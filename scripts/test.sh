@@ -37,4 +37,4 @@ as_root su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='lu
   || createdb -O ludotheque ludotheque_test" >/dev/null
 export LUDOTHEQUE_TEST_POSTGRES="postgresql://ludotheque:ludotheque@127.0.0.1:${port}/ludotheque_test"
 
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -q "$@"

@@ -1,0 +1,47 @@
+"""``ludotheque serve [--host 127.0.0.1] [--port 8000] [--db URL]``: the web server.
+
+One process serves the pages, the JSON API and a WebSocket per game. Without ``--db`` the
+database is ``$LUDOTHEQUE_DB`` or SQLite in the user's data folder (``$XDG_DATA_HOME``).
+
+>>> from typer.testing import CliRunner
+>>> app = typer.Typer()
+>>> _ = app.command()(serve)
+>>> "--port" in CliRunner().invoke(app, ["--help"]).output
+True
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from ..server.config import database_url
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL: sqlite:///path or postgresql://user:password@host/db "
+            "(default: $LUDOTHEQUE_DB, else SQLite in the user's data folder).",
+        ),
+    ] = None,
+) -> None:
+    """Serve the lobby, the game pages, the JSON API and the WebSockets until interrupted."""
+    from ..server.run import run_server  # uvicorn and FastAPI load only for this command
+
+    url = database_url(db)
+    print(f"Ludothèque: http://{host}:{port}/  (database: {_without_password(url)})", file=sys.stderr)
+    run_server(host, port, url)
+
+
+def _without_password(url: str) -> str:
+    """The URL to show people: never echo a password to the terminal."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,14 @@
+"""``python -m ludotheque.server [--host H] [--port P] [--db URL]``: the server, without the CLI."""
+
+from __future__ import annotations
+
+import argparse
+
+from .run import run_server
+
+parser = argparse.ArgumentParser(prog="python -m ludotheque.server")
+parser.add_argument("--host", default="127.0.0.1")
+parser.add_argument("--port", type=int, default=8000)
+parser.add_argument("--db", default=None)
+arguments = parser.parse_args()
+run_server(arguments.host, arguments.port, arguments.db)

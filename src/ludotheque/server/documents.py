@@ -1,0 +1,80 @@
+"""The game document each reader receives, built only from ``view(reader)`` and masked moves.
+
+>>> import ludotheque
+>>> from ludotheque.server.sessions import GameMeta, Seat, new_snapshot
+>>> meta = GameMeta("g1", ludotheque.load("pylos"), 0, "2026-01-01T00:00:00+00:00")
+>>> snap = new_snapshot(meta.game, 0, (Seat("open", ""), Seat("open", "")), None)
+>>> doc = game_document(meta, snap, None, Instant(0.0, 0.0))
+>>> doc["status"], doc["legal_moves"], doc["view"]["viewer"]
+('waiting', [], None)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.contract import Player
+from ..core.records import Record
+from .clocks import Instant
+from .sessions import GameMeta, Snapshot
+
+
+def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: Instant) -> dict[str, Any]:
+    """DESIGN's game document for ``reader`` (a seat, or ``None`` for a spectator)."""
+    state = snap.state
+    to_move = snap.seat_to_move()
+    game = meta.game
+    return {
+        "id": meta.id,
+        "game": game.id,
+        "variant": game.variant,
+        "players": game.players,
+        "to_move": None if snap.status == "over" else state.to_move,
+        "status": snap.status,
+        "result": snap.result.to_json() if snap.result else None,
+        "moves": [game.mask_move_text(t, m, reader) for t, m in zip(snap.moves, snap.movers, strict=True)],
+        "view": state.view(reader),
+        "legal_moves": [str(m) for m in state.legal_moves()]
+        if reader is not None and reader == to_move
+        else [],
+        "ply": snap.ply,
+        "seat": reader,
+        "seats": [
+            {"seat": n, "kind": seat.kind, "name": seat.name, "level": seat.level}
+            for n, seat in enumerate(snap.seats)
+        ],
+        "clock": snap.clock.to_document(now) if snap.clock else None,
+        "draw_offer": sorted(snap.draw_offer),
+        "can_take_back": reader is not None and _can_take_back(snap, reader),
+        "rematch": snap.rematch,
+        "rematch_of": meta.rematch_of,
+        "created": meta.created,
+        "started": snap.started,
+        "ended": snap.ended,
+    }
+
+
+def _can_take_back(snap: Snapshot, reader: Player) -> bool:
+    others_are_bots = all(s.kind == "bot" for n, s in enumerate(snap.seats) if n != reader)
+    has_moved = reader in snap.movers
+    return snap.status == "playing" and others_are_bots and has_moved and len(snap.seats) > 1
+
+
+def game_record(meta: GameMeta, snap: Snapshot, reader: Player | None) -> dict[str, Any]:
+    """DESIGN's record format: complete once over, otherwise as ``reader`` may know it."""
+    record = Record(
+        game=meta.game.id,
+        variant=meta.game.variant,
+        players=meta.game.players,
+        seed=meta.seed,
+        rules_version=meta.game.rules_version,
+        moves=snap.moves,
+        result=snap.result,
+        started=snap.started or meta.created,
+        ended=snap.ended,
+    )
+    return record.for_reader(reader).to_json()
+
+
+def lobby_document(games: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"games": games}

@@ -1,0 +1,307 @@
+"""The hub: live game sessions, each with one lock, its room, its flag timer and its bot turn.
+
+Every change goes through :meth:`Hub.change`: under the game's lock the operation reads the
+current snapshot (so turn and ply are checked again after acquiring it), the new snapshot is
+stored in one transaction, then installed and broadcast.
+
+>>> hash_token("secret") == hash_token("secret") != hash_token("other")
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..core.contract import Game, Player
+from ..core.registry import load
+from .bots import BotPool
+from .clocks import ClockSpec, Instant
+from .documents import game_document
+from .errors import ApiError
+from .rooms import Room, encode
+from .sessions import GameMeta, Seat, Snapshot, begin, claim, iso, new_snapshot, play, time_out
+from .storage import Storage
+
+log = logging.getLogger("ludotheque.server")
+Operation = Callable[[Snapshot, Instant], Snapshot]
+# Seeds fit a signed 64-bit column (PostgreSQL BIGINT).
+SEED_BITS = 62
+# Finished games kept in memory (for their late readers); older ones are read again on demand.
+FINISHED_IN_MEMORY = 1000
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """Only a token's hash is stored: a database leak gives no seat away."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_seed() -> int:
+    return secrets.randbits(SEED_BITS)
+
+
+@dataclass
+class GameSession:
+    """One live game: fixed facts, the current snapshot, and what serialises its changes."""
+
+    meta: GameMeta
+    snapshot: Snapshot
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    room: Room = field(default_factory=Room)
+    flag_timer: asyncio.TimerHandle | None = None
+    bot_task: asyncio.Task[None] | None = None
+    _texts: dict[Player | None, str] = field(default_factory=dict)
+    _texts_of: Snapshot | None = None
+
+    def document_text(self, reader: Player | None, now: Instant) -> str:
+        """The encoded document for ``reader``; built once per change and audience (the
+        broadcast and the mover's HTTP answer share it) unless a running clock needs the
+        time of reading."""
+        snap = self.snapshot
+        if snap.clock is not None and snap.clock.running is not None:
+            return encode(game_document(self.meta, snap, reader, now))
+        if self._texts_of is not snap:
+            self._texts, self._texts_of = {}, snap
+        if reader not in self._texts:
+            self._texts[reader] = encode(game_document(self.meta, snap, reader, now))
+        return self._texts[reader]
+
+    def seat_of(self, token: str | None) -> Player:
+        """The seat ``token`` holds; raises ``ApiError`` 401 when missing or foreign."""
+        if not token:
+            raise ApiError(401, "a seat token is required (Authorization: Bearer <token>)")
+        digest = hash_token(token)
+        for number, seat in enumerate(self.snapshot.seats):
+            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return number
+        raise ApiError(401, f"this token holds no seat of game {self.meta.id}")
+
+    def reader_of(self, token: str | None) -> Player | None:
+        """The seat of ``token``, or ``None`` (spectator) when there is no token at all."""
+        return None if token is None else self.seat_of(token)
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A seat asked for at creation: ``human``, ``open`` or ``bot:<level>``."""
+
+    kind: str
+    level: str | None = None
+    name: str = ""
+
+
+class Hub:
+    """Every loaded game session, the storage behind them and the bot pool."""
+
+    def __init__(self, storage: Storage, bots: BotPool) -> None:
+        self.storage = storage
+        self.bots = bots
+        self._sessions: dict[str, GameSession] = {}
+        self._finished: OrderedDict[str, None] = OrderedDict()
+        self._loading = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- life cycle -----------------------------------------------------------------------------
+    async def resume(self) -> None:
+        """Load every game not over: clocks run on and bots think again."""
+        for game_id in await self.storage.run(self.storage.active_ids):
+            session = await self.get(game_id)
+            self._after_change(session)
+
+    async def close(self) -> None:
+        for session in self._sessions.values():
+            if session.flag_timer:
+                session.flag_timer.cancel()
+            if session.bot_task:
+                session.bot_task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        self.bots.close()
+
+    # -- sessions -------------------------------------------------------------------------------
+    async def get(self, game_id: str) -> GameSession:
+        """The session of ``game_id``, loaded from the database if needed; 404 if unknown."""
+        session = self._sessions.get(game_id)
+        if session is not None:
+            return session
+        async with self._loading:
+            session = self._sessions.get(game_id)
+            if session is None:
+                stored = await self.storage.run(self.storage.load, game_id)
+                if stored is None:
+                    raise ApiError(404, f"no game {game_id!r}")
+                session = GameSession(*stored)
+                self._sessions[game_id] = session
+                self._forget_old_games(session)
+        return session
+
+    async def create(
+        self,
+        game: Game,
+        requests: list[SeatRequest],
+        clock: ClockSpec | None,
+        name: str,
+        rematch_of: str | None = None,
+    ) -> tuple[GameSession, dict[Player, str]]:
+        """A new game; returns its session and the tokens of its human seats (given out once)."""
+        tokens: dict[Player, str] = {}
+        seats = []
+        for number, request in enumerate(requests):
+            if request.kind == "human":
+                tokens[number] = new_token()
+                person = name or f"Guest {number + 1}"
+                seats.append(Seat("human", person, token_hash=hash_token(tokens[number])))
+            elif request.kind == "bot":
+                seats.append(Seat("bot", f"bot:{request.level}", request.level, bot_seed=new_seed()))
+            else:
+                seats.append(Seat("reserved" if request.kind == "reserved" else "open", request.name))
+        seed = new_seed()
+        now = Instant.now()
+        meta = GameMeta(secrets.token_urlsafe(9), game, seed, iso(now), rematch_of)
+        snap = begin(new_snapshot(game, seed, tuple(seats), clock), now)
+        await self.storage.run(self.storage.insert, meta, snap)
+        session = GameSession(meta, snap)
+        self._sessions[meta.id] = session
+        self._after_change(session)
+        return session, tokens
+
+    async def change(self, session: GameSession, operation: Operation) -> Snapshot:
+        """Apply ``operation`` under the game's lock: store, install, broadcast."""
+        async with session.lock:
+            old = session.snapshot
+            new = operation(old, Instant.now())
+            if new is old:
+                return old
+            await self.storage.run(self.storage.save, session.meta.id, old, new)
+            session.snapshot = new
+            # Broadcast under the lock: documents reach every client in the order of changes.
+            await self.broadcast(session)
+        self._after_change(session)
+        return new
+
+    async def broadcast(self, session: GameSession) -> None:
+        now = Instant.now()
+        await session.room.broadcast(lambda reader: session.document_text(reader, now))
+
+    async def rematch(self, session: GameSession, seat: Player) -> tuple[GameSession, Player, str]:
+        """The rematch of a finished game, seats turned by one; each person claims their seat
+        with the token of their old one. Returns the new session, seat and token."""
+        token = new_token()
+        async with session.lock:
+            snap = session.snapshot
+            if snap.status != "over":
+                raise ApiError(409, "a rematch is only possible once the game is over")
+            if snap.rematch is None:
+                fresh = await self._create_rematch(session)
+                new_snap = replace(snap, rematch=fresh.meta.id)
+                await self.storage.run(self.storage.save, session.meta.id, snap, new_snap)
+                session.snapshot = new_snap
+                await self.broadcast(session)
+        target = await self.get(session.snapshot.rematch or "")
+        new_seat = (seat + 1) % session.meta.game.players
+        await self.change(target, lambda s, now: claim(s, new_seat, hash_token(token), now))
+        return target, new_seat, token
+
+    async def _create_rematch(self, session: GameSession) -> GameSession:
+        old = session.snapshot
+        players = len(old.seats)
+        requests = []
+        for number in range(players):
+            previous = old.seats[(number - 1) % players]
+            if previous.kind == "bot":
+                requests.append(SeatRequest("bot", previous.level))
+            else:
+                requests.append(SeatRequest("reserved", name=previous.name))
+        clock = old.clock.spec if old.clock else None
+        fresh, _ = await self.create(session.meta.game, requests, clock, "", session.meta.id)
+        return fresh
+
+    # -- what follows a change: the flag timer and the bot's turn --------------------------------
+    def _after_change(self, session: GameSession) -> None:
+        self._arm_flag(session)
+        self._maybe_bot(session)
+        self._forget_old_games(session)
+
+    def _forget_old_games(self, session: GameSession) -> None:
+        """Keep only the most recent finished games in memory: a long-running server's
+        memory stays bounded, and the database still has every game."""
+        if session.snapshot.status != "over":
+            return
+        self._finished[session.meta.id] = None
+        self._finished.move_to_end(session.meta.id)
+        while len(self._finished) > FINISHED_IN_MEMORY:
+            oldest, _ = self._finished.popitem(last=False)
+            self._sessions.pop(oldest, None)
+
+    def _arm_flag(self, session: GameSession) -> None:
+        if session.flag_timer:
+            session.flag_timer.cancel()
+            session.flag_timer = None
+        snap = session.snapshot
+        if snap.status != "playing" or snap.clock is None:
+            return
+        delay = snap.clock.seconds_to_flag(Instant.now())
+        if delay is None:
+            return
+        loop = asyncio.get_running_loop()
+        session.flag_timer = loop.call_later(max(0.0, delay) + 0.01, self._spawn_flag, session)
+
+    async def _flag(self, session: GameSession) -> None:
+        with contextlib.suppress(ApiError):  # a move came first: the timer is re-armed
+            await self.change(session, time_out)
+
+    def _maybe_bot(self, session: GameSession) -> None:
+        snap = session.snapshot
+        seat = snap.seat_to_move()
+        if seat is None or snap.seats[seat].kind != "bot":
+            return
+        if session.bot_task is not None and not session.bot_task.done():
+            return
+        session.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(session, snap, seat))
+
+    async def _bot_turn(self, session: GameSession, snap: Snapshot, seat: Player) -> None:
+        bot = snap.seats[seat]
+        assert bot.level is not None and bot.bot_seed is not None
+        try:
+            text = await self.bots.choose(snap.state, bot.level, bot.bot_seed)
+
+            def bot_move(current: Snapshot, now: Instant) -> Snapshot:
+                if current is not snap:  # a takeback, resignation or timeout came first
+                    raise ApiError(409, "the position changed while the bot was thinking")
+                return play(current, seat, text, snap.ply, now)
+
+            await self.change(session, bot_move)
+        except ApiError:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot %s failed in game %s", bot.level, session.meta.id)
+            return
+        finally:
+            session.bot_task = None
+        self._maybe_bot(session)
+
+    def _spawn_flag(self, session: GameSession) -> None:
+        task = asyncio.get_running_loop().create_task(self._flag(session))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def game_of(name: str, variant: str | None, players: int | None) -> Game:
+    """The registered game; raises ``ApiError`` 400 for an unknown game, variant or count."""
+    try:
+        return load(name, variant=variant, players=players)
+    except ValueError as error:
+        raise ApiError(400, str(error)) from None

@@ -1,0 +1,32 @@
+"""Apply the Alembic migrations at start, configured in code so that it works installed.
+
+>>> from sqlalchemy import create_engine, inspect
+>>> engine = create_engine("sqlite://")
+>>> upgrade(engine)
+>>> sorted(inspect(engine).get_table_names())
+['alembic_version', 'games', 'moves', 'seats']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database of ``engine`` to ``revision`` (idempotent)."""
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's database, configured in code (see ``migrate.py``)."""

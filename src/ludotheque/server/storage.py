@@ -1,0 +1,317 @@
+"""Persistence with SQLAlchemy 2 (SQLite in WAL mode, or PostgreSQL through psycopg 3).
+
+Calls are synchronous and run on a small thread pool (one thread for SQLite, whose writers
+queue anyway), so the event loop never waits on the disk. Each change is one transaction.
+
+>>> import asyncio, ludotheque
+>>> from ludotheque.server.sessions import GameMeta, Seat, new_snapshot
+>>> storage = Storage("sqlite://")
+>>> storage.migrate()
+>>> meta = GameMeta("g1", ludotheque.load("pylos"), 7, "2026-01-01T00:00:00+00:00")
+>>> storage.insert(meta, new_snapshot(meta.game, 7, (Seat("open", ""), Seat("open", "")), None))
+>>> storage.load("g1")[1].status
+'waiting'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+from sqlalchemy import (
+    Connection,
+    Engine,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+from ..core.contract import Result
+from ..core.registry import load as load_game
+from . import tables
+from .clocks import Clock, ClockSpec, Instant
+from .config import is_sqlite
+from .migrate import upgrade
+from .sessions import GameMeta, Seat, Snapshot
+
+P = ParamSpec("P")
+T = TypeVar("T")
+LOBBY_LIMIT = 100
+# Built once: constructing statements costs more than running them (a move is ~3 statements).
+_DELETE_MOVES = delete(tables.moves).where(
+    tables.moves.c.game_id == bindparam("gid"), tables.moves.c.ply >= bindparam("first")
+)
+_UPDATE_GAME = update(tables.games).where(tables.games.c.id == bindparam("gid"))
+_UPDATE_SEAT = update(tables.seats).where(
+    tables.seats.c.game_id == bindparam("gid"), tables.seats.c.seat == bindparam("number")
+)
+_INSERT_MOVE = insert(tables.moves)
+
+
+class Storage:
+    """The database of games: create, save a change, load, list."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _engine(url)
+        self._executor = ThreadPoolExecutor(
+            max_workers=1 if is_sqlite(url) else 4, thread_name_prefix="ludotheque-db"
+        )
+
+    def migrate(self) -> None:
+        upgrade(self.engine)
+
+    async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a storage call on the database threads."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        self.engine.dispose()
+
+    # -- writing --------------------------------------------------------------------------------
+    def insert(self, meta: GameMeta, snap: Snapshot) -> None:
+        """Store a new game with its seats."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(tables.games).values(
+                    id=meta.id,
+                    game=meta.game.id,
+                    variant=meta.game.variant,
+                    players=meta.game.players,
+                    seed=meta.seed,
+                    rules_version=meta.game.rules_version,
+                    created=meta.created,
+                    rematch_of=meta.rematch_of,
+                    **_game_values(snap),
+                )
+            )
+            connection.execute(
+                insert(tables.seats),
+                [{"game_id": meta.id, "seat": n, **_seat_values(snap, n)} for n in range(len(snap.seats))],
+            )
+            _insert_moves(connection, meta.id, snap, 0)
+
+    def save(self, game_id: str, old: Snapshot, new: Snapshot) -> None:
+        """Store the change from ``old`` to ``new`` in one transaction."""
+        kept = _common_prefix(old.moves, new.moves)
+        changed_seats = [
+            {"gid": game_id, "number": number, **values}
+            for number in range(len(new.seats))
+            if (values := _seat_values(new, number)) != _seat_values(old, number)
+        ]
+        with self.engine.begin() as connection:
+            if kept < len(old.moves):
+                connection.execute(_DELETE_MOVES, {"gid": game_id, "first": kept})
+            _insert_moves(connection, game_id, new, kept)
+            connection.execute(_UPDATE_GAME, {"gid": game_id, **_game_values(new)})
+            if changed_seats:
+                connection.execute(_UPDATE_SEAT, changed_seats)
+
+    # -- reading --------------------------------------------------------------------------------
+    def load(self, game_id: str) -> tuple[GameMeta, Snapshot] | None:
+        """The game ``game_id`` replayed from its seed and moves, its clock resumed; ``None``
+        when there is no such game."""
+        with self.engine.connect() as connection:
+            row = (
+                connection.execute(select(tables.games).where(tables.games.c.id == game_id))
+                .mappings()
+                .first()
+            )
+            if row is None:
+                return None
+            seat_rows = (
+                connection.execute(
+                    select(tables.seats)
+                    .where(tables.seats.c.game_id == game_id)
+                    .order_by(tables.seats.c.seat)
+                )
+                .mappings()
+                .all()
+            )
+            texts = (
+                connection.execute(
+                    select(tables.moves.c.text)
+                    .where(tables.moves.c.game_id == game_id)
+                    .order_by(tables.moves.c.ply)
+                )
+                .scalars()
+                .all()
+            )
+        return _restore(dict(row), [dict(r) for r in seat_rows], list(texts))
+
+    def active_ids(self) -> list[str]:
+        """Games not over: the server resumes them (clocks, bots) at start."""
+        with self.engine.connect() as connection:
+            return list(
+                connection.execute(select(tables.games.c.id).where(tables.games.c.status != "over")).scalars()
+            )
+
+    def lobby(self, status: str | None) -> list[dict[str, Any]]:
+        """The most recently changed games (``status``: open, playing or over), for the lobby."""
+        query = select(tables.games).order_by(tables.games.c.updated.desc()).limit(LOBBY_LIMIT)
+        if status == "open":
+            open_games = select(tables.seats.c.game_id).where(tables.seats.c.kind == "open")
+            query = query.where(tables.games.c.status == "waiting", tables.games.c.id.in_(open_games))
+        elif status is not None:
+            query = query.where(tables.games.c.status == status)
+        with self.engine.connect() as connection:
+            games = [dict(r) for r in connection.execute(query).mappings()]
+            ids = [g["id"] for g in games]
+            seat_rows = (
+                connection.execute(
+                    select(tables.seats).where(tables.seats.c.game_id.in_(ids)).order_by(tables.seats.c.seat)
+                )
+                .mappings()
+                .all()
+                if ids
+                else []
+            )
+        seats_of: dict[str, list[dict[str, Any]]] = {}
+        for seat in seat_rows:
+            seats_of.setdefault(seat["game_id"], []).append(
+                {"seat": seat["seat"], "kind": seat["kind"], "name": seat["name"], "level": seat["level"]}
+            )
+        return [_lobby_entry(g, seats_of.get(g["id"], [])) for g in games]
+
+
+def _engine(url: str) -> Engine:
+    if not is_sqlite(url):
+        return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    database = make_url(url).database
+    if not database or database == ":memory:":
+        # One shared connection, or each thread would see its own empty database.
+        engine = create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
+    else:
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        # WAL: readers never block the writer; NORMAL sync is safe with WAL (a power loss may
+        # lose the last commits, never corrupt the database).
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine
+
+
+def _game_values(snap: Snapshot) -> dict[str, Any]:
+    clock = snap.clock
+    return {
+        "status": snap.status,
+        "result": json.dumps(snap.result.to_json()) if snap.result else None,
+        "clock": json.dumps(clock.spec.to_json()) if clock else None,
+        "clock_running": clock.running if clock else None,
+        "clock_started": clock.started_wall if clock and clock.running is not None else None,
+        "draw_offer": json.dumps(sorted(snap.draw_offer)),
+        "rematch": snap.rematch,
+        "started": snap.started,
+        "ended": snap.ended,
+        "updated": time.time(),
+    }
+
+
+def _seat_values(snap: Snapshot, number: int) -> dict[str, Any]:
+    seat = snap.seats[number]
+    return {
+        "kind": seat.kind,
+        "name": seat.name,
+        "level": seat.level,
+        "token_hash": seat.token_hash,
+        "bot_seed": seat.bot_seed,
+        "remaining_ms": snap.clock.remaining_ms[number] if snap.clock else None,
+    }
+
+
+def _insert_moves(connection: Connection, game_id: str, snap: Snapshot, start: int) -> None:
+    if start < len(snap.moves):
+        played = time.time()
+        connection.execute(
+            _INSERT_MOVE,
+            [
+                {"game_id": game_id, "ply": ply, "text": snap.moves[ply], "played": played}
+                for ply in range(start, len(snap.moves))
+            ],
+        )
+
+
+def _common_prefix(old: tuple[str, ...], new: tuple[str, ...]) -> int:
+    kept = 0
+    for before, after in zip(old, new, strict=False):
+        if before != after:
+            break
+        kept += 1
+    return kept
+
+
+def _restore(
+    row: dict[str, Any], seat_rows: list[dict[str, Any]], texts: list[str]
+) -> tuple[GameMeta, Snapshot]:
+    game = load_game(row["game"], variant=row["variant"], players=row["players"])
+    meta = GameMeta(row["id"], game, row["seed"], row["created"], row["rematch_of"])
+    start = state = game.new_state(seed=row["seed"])
+    movers = []
+    for text in texts:
+        assert state.to_move is not None, f"game {row['id']}: a move was stored after the end"
+        movers.append(state.to_move)
+        state = state.play(text)
+    seats = tuple(Seat(r["kind"], r["name"], r["level"], r["token_hash"], r["bot_seed"]) for r in seat_rows)
+    snap = Snapshot(
+        seats=seats,
+        start=start,
+        state=state,
+        moves=tuple(texts),
+        movers=tuple(movers),
+        status=row["status"],
+        result=Result.from_json(json.loads(row["result"])) if row["result"] else None,
+        clock=_restore_clock(row, seat_rows),
+        draw_offer=frozenset(json.loads(row["draw_offer"])),
+        rematch=row["rematch"],
+        started=row["started"],
+        ended=row["ended"],
+    )
+    return meta, snap
+
+
+def _restore_clock(row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> Clock | None:
+    if row["clock"] is None:
+        return None
+    clock = Clock(ClockSpec.from_json(json.loads(row["clock"])), tuple(r["remaining_ms"] for r in seat_rows))
+    if row["clock_running"] is None:
+        return clock
+    # The turn started before the restart: its monotonic start lies in this process's past.
+    now = Instant.now()
+    started = row["clock_started"]
+    return Clock(clock.spec, clock.remaining_ms, row["clock_running"], now.mono_of(started), started)
+
+
+def _lobby_entry(row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "game": row["game"],
+        "variant": row["variant"],
+        "players": row["players"],
+        "status": row["status"],
+        "result": json.loads(row["result"]) if row["result"] else None,
+        "clock": json.loads(row["clock"]) if row["clock"] else None,
+        "seats": seats,
+        "created": row["created"],
+        "started": row["started"],
+        "ended": row["ended"],
+    }

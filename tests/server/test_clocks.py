@@ -1,0 +1,73 @@
+"""Clocks: the pure arithmetic (with injected instants), and a real flag fall through the API."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+from ludotheque.server.clocks import DAY_MS, Clock, ClockSpec, Instant
+
+from .helpers import bearer, create, tokens
+
+FISCHER = ClockSpec.from_json({"type": "fischer", "minutes": 1, "increment": 3})
+CORRESPONDENCE = ClockSpec.from_json({"type": "correspondence", "days": 2})
+
+
+def at(seconds: float) -> Instant:
+    return Instant(seconds, 1_000_000 + seconds)
+
+
+def test_fischer_charges_the_mover_and_adds_the_increment() -> None:
+    clock = Clock.fresh(FISCHER, 2).start(0, at(0))
+    assert clock.remaining_now(at(10)) == (50_000, 60_000)
+    clock = clock.after_move(0, 1, at(10))
+    assert (clock.remaining_ms, clock.running) == ((53_000, 60_000), 1)
+    assert clock.remaining_now(at(15)) == (53_000, 55_000)
+
+
+def test_correspondence_gives_the_full_time_for_every_move() -> None:
+    clock = Clock.fresh(CORRESPONDENCE, 2).start(0, at(0))
+    assert clock.after_move(0, 1, at(3600)).remaining_ms == (2 * DAY_MS, 2 * DAY_MS)
+
+
+def test_flag_falls_at_zero_and_a_stopped_clock_stays_still() -> None:
+    clock = Clock.fresh(FISCHER, 2).start(1, at(0))
+    assert clock.seconds_to_flag(at(20)) == 40
+    assert not clock.has_flag_fallen(at(59.9)) and clock.has_flag_fallen(at(60))
+    assert clock.remaining_now(at(999)) == (60_000, 0)
+    stopped = clock.stopped(at(30))
+    assert stopped.remaining_now(at(999)) == (60_000, 30_000) and stopped.seconds_to_flag(at(0)) is None
+
+
+def test_a_restarted_clock_counts_from_the_stored_wall_time() -> None:
+    now = Instant(50.0, 2_000_000.0)
+    assert now.mono_of(1_999_990.0) == 40.0
+
+
+def test_the_server_ends_the_game_when_time_runs_out(client: TestClient) -> None:
+    created = create(client, clock={"type": "fischer", "minutes": 0.02, "increment": 0})
+    light, dark = tokens(created)
+    game_id = created["id"]
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as watcher:
+        start = watcher.receive_json()
+        assert start["clock"]["running"] == 0 and 0 < start["clock"]["remaining_ms"][0] <= 1200
+        client.post(f"/api/games/{game_id}/moves", json={"move": "1a1"}, headers=bearer(light))
+        assert watcher.receive_json()["clock"]["running"] == 1
+        over = watcher.receive_json()  # nobody moves: dark's flag falls
+    assert over["status"] == "over"
+    assert over["result"] == {"winners": [0], "scores": [1, -1], "reason": "time"}
+    assert over["clock"]["remaining_ms"][1] == 0 and over["clock"]["running"] is None
+    answer = client.post(f"/api/games/{game_id}/moves", json={"move": "1b1"}, headers=bearer(dark))
+    assert answer.status_code == 409
+
+
+def test_a_move_after_the_flag_fell_is_refused(client: TestClient) -> None:
+    created = create(client, clock={"type": "fischer", "minutes": 0.005, "increment": 0})
+    time.sleep(0.5)
+    answer = client.post(
+        f"/api/games/{created['id']}/moves", json={"move": "1a1"}, headers=bearer(tokens(created)[0])
+    )
+    assert answer.status_code == 409
+    doc = client.get(f"/api/games/{created['id']}").json()
+    assert doc["moves"] == [] and doc["result"]["reason"] == "time"

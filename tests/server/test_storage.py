@@ -1,0 +1,77 @@
+"""Persistence: migrations build exactly the schema of ``tables.py``, the default database
+follows the environment, SQLite runs in WAL mode, and a game round-trips through the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import text
+
+import ludotheque
+from ludotheque.server.clocks import ClockSpec, Instant
+from ludotheque.server.config import database_url, default_database_url
+from ludotheque.server.sessions import GameMeta, Seat, begin, new_snapshot, play, resign
+from ludotheque.server.storage import Storage
+from ludotheque.server.tables import metadata
+
+
+def test_migrations_build_the_declared_schema_and_run_twice(db_url: str) -> None:
+    storage = Storage(database_url(db_url))
+    storage.migrate()
+    storage.migrate()  # a restarted server applies them again: nothing to do
+    with storage.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), metadata)
+    storage.close()
+    assert differences == []
+
+
+def test_a_game_round_trips_through_the_database(db_url: str) -> None:
+    storage = Storage(database_url(db_url))
+    storage.migrate()
+    game = ludotheque.load("pylos")
+    meta = GameMeta("round-trip", game, 12345, "2026-01-01T00:00:00+00:00")
+    seats = (Seat("human", "Ada", token_hash="a"), Seat("bot", "bot:easy", "easy", bot_seed=99))
+    clock = ClockSpec("fischer", 60_000, 1000)
+    first = begin(new_snapshot(game, meta.seed, seats, clock), Instant(0.0, 1_000_000.0))
+    storage.insert(meta, first)
+    second = play(first, 0, "1a1", 0, Instant(2.0, 1_000_002.0))
+    storage.save(meta.id, first, second)
+    third = resign(second, 1, Instant(3.0, 1_000_003.0))
+    storage.save(meta.id, second, third)
+    loaded = storage.load(meta.id)
+    storage.close()
+    assert loaded is not None
+    loaded_meta, snap = loaded
+    assert (loaded_meta.seed, loaded_meta.game) == (12345, game)
+    assert snap.seats == seats and snap.moves == ("1a1",) and snap.movers == (0,)
+    assert snap.state == game.new_state().play("1a1")
+    assert snap.result == third.result and snap.status == "over"
+    assert snap.clock is not None and snap.clock.remaining_ms == third.clock.remaining_ms  # type: ignore[union-attr]
+
+
+def test_unknown_games_load_as_none(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'x.db'}")
+    storage.migrate()
+    assert storage.load("missing") is None
+    storage.close()
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'deep' / 'x.db'}")  # the folder is created
+    storage.migrate()
+    with storage.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+    storage.close()
+
+
+def test_default_database_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("LUDOTHEQUE_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_database_url() == f"sqlite:///{tmp_path / 'ludotheque' / 'ludotheque.db'}"
+    monkeypatch.setenv("LUDOTHEQUE_DB", "postgresql://u:p@h/db")
+    assert default_database_url() == "postgresql+psycopg://u:p@h/db"
+    assert database_url(None) == "postgresql+psycopg://u:p@h/db"
+    assert database_url("sqlite:///elsewhere.db") == "sqlite:///elsewhere.db"
