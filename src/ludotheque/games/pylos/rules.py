@@ -2,9 +2,10 @@
 
 >>> import ludotheque
 >>> state = ludotheque.load("pylos").new_state()
->>> state = state.play("1a1").play("1c1").play("1b1").play("1c2").play("1a2")
+>>> for text in ("1a1", "1c1", "1b1", "1c2", "1a2", "1d4"):
+...     state = state.play(text)
 >>> [str(m) for m in state.legal_moves()][:3]
-['1d1', '1d2', '1b2x1a1']
+['1d1', '1b2x1a1', '1b2x1a1x1b1']
 """
 
 from __future__ import annotations
