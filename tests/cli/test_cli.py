@@ -139,3 +139,12 @@ def test_every_game_can_be_played_in_the_terminal_to_the_end() -> None:
         code, out = run("play", game, "--vs", "random", "--seed", "2", "--lang", "en",
                         input="random\n" * 2500)
         assert code == 0 and "Game over" in out, game
+
+
+def test_hot_seat_with_hidden_information_hands_over_between_players() -> None:
+    typed = "random\n" + "\n" + "random\n" * 12 + "\n" + "quit\n"
+    code, out = run("play", "plimil", "--seats", "human,human", "--lang", "en", input=typed)
+    assert code == 0
+    assert "Hand the keyboard to player 1" in out
+    code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en", input="1a1\nquit\n")
+    assert "Hand the keyboard" not in out, "Pylos hides nothing: no hand-over"
