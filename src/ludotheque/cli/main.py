@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import typer
 
+from .arena import arena
 from .bench import bench
 from .play import play
 from .replay import replay
 from .rules import rules
+from .serve import serve
 
 app = typer.Typer(
     name="ludotheque",
@@ -20,6 +22,8 @@ app.command(help="Play a game in the terminal against people or computer opponen
 app.command(help="Step through a saved game record.")(replay)
 app.command(help="Measure engine speed with uniformly random playouts.")(bench)
 app.command(help="Show a game's rules (French or English).")(rules)
+app.command(help="Round robin between bots: Elo ratings, results table, CSV/JSON and a chart.")(arena)
+app.command(help="Run the web server: lobby, live and correspondence games, bots.")(serve)
 
 
 def main() -> None:

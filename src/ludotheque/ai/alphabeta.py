@@ -1,0 +1,272 @@
+"""Alpha-beta search (negamax) for two-player games of perfect information.
+
+Iterative deepening up to ``depth``, a transposition table keyed by the full state's JSON
+(see :func:`~ludotheque.ai.evaluators.position_key`), and move ordering by the table's best move,
+killer moves and a history table. The budget is a depth and a node count, never wall time: the
+deepest iteration that overruns ``nodes`` is abandoned and the previous one answers, so a search
+is the same on every machine.
+
+>>> import ludotheque, random
+>>> from ludotheque.ai.evaluators import evaluator_for
+>>> game = ludotheque.load("pylos")
+>>> bot = AlphaBetaBot(game, rng=random.Random(0), evaluate=evaluator_for(game), depth=2)
+>>> analysis = bot.analyse(game.new_state())
+>>> analysis.depth, analysis.best_move in game.new_state().legal_moves()
+(2, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..core.contract import Game, Player, State
+from .base import Analysis, Bot, Evaluator, Progress, report, terminal_values
+from .evaluators import position_key
+
+# Evaluations are scaled below every proven result so that a win always outranks a good position.
+_HEURISTIC_SCALE = 0.9
+_WIN = 1.0
+# A win found sooner scores higher (and a loss later): one step per ply of distance.
+_PER_PLY = 0.0005
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+# How often (in nodes) a search with a node budget tells its progress callback.
+_PROGRESS_EVERY = 1024
+
+
+class SearchSettings(Protocol):
+    """What one alpha-beta search reads from the bot that runs it."""
+
+    algorithm: str
+    evaluate: Evaluator
+    depth: int
+    nodes: int | None
+    margin: float
+
+
+class _OutOfBudget(Exception):
+    """The node budget ran out in the middle of an iteration."""
+
+
+@dataclass(slots=True)
+class _Entry:
+    depth: int
+    value: float
+    bound: int
+    best: str | None
+
+
+class AlphaBetaBot(Bot):
+    """Negamax with alpha-beta pruning; options are keyword-only.
+
+    ``evaluate(state, player)`` scores leaves; ``depth`` is the deepest iteration; ``nodes``
+    bounds the positions visited in all (``None``: no bound); ``margin`` > 0 makes the bot pick
+    at random among root moves within ``margin`` of the best (exact root values are then
+    searched), a weaker and more varied play for easy levels.
+    Raises ``ValueError`` unless the game has two players and no hidden information.
+    """
+
+    algorithm = "alphabeta"
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        rng: random.Random | None = None,
+        evaluate: Evaluator,
+        depth: int = 4,
+        nodes: int | None = None,
+        margin: float = 0.0,
+    ) -> None:
+        if game.players != 2 or game.has_hidden_information:
+            raise ValueError(
+                f"{game.id}: alpha-beta needs two players and perfect information "
+                f"({game.players} players, hidden information: {game.has_hidden_information})"
+            )
+        if depth < 1:
+            raise ValueError(f"alpha-beta depth must be at least 1, not {depth!r}")
+        super().__init__(game, rng=rng)
+        self.evaluate = evaluate
+        self.depth = depth
+        self.nodes = nodes
+        self.margin = margin
+
+    def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
+        self._check_playable(state)
+        return search(self, state, self.rng_for(state), progress)
+
+
+def search(
+    settings: SearchSettings, state: State, rng: random.Random, progress: Progress | None = None
+) -> Analysis:
+    """One iterative-deepening search of ``state`` (a full state: the caller answers for what it
+    may know, e.g. a determinization), with ``rng`` breaking ties."""
+    return _Search(settings, state, rng, progress).run()
+
+
+class _Search:
+    """One decision: its table, counters and ordering heuristics live and die with it, which keeps
+    ``choose`` a pure function of (seed, state)."""
+
+    def __init__(
+        self, bot: SearchSettings, root: State, rng: random.Random, progress: Progress | None
+    ) -> None:
+        self.bot = bot
+        self.root = root
+        self.rng = rng
+        self.progress = progress
+        self.table: dict[str, _Entry] = {}
+        self.history: dict[str, int] = {}
+        self.killers: dict[int, list[str]] = {}
+        self.count = 0
+        self.reported = 0.0
+
+    # -- iterative deepening -------------------------------------------------------------------
+    def run(self) -> Analysis:
+        moves = self.root.legal_moves()
+        # Ties are broken by a seeded shuffle, so different seeds play different games.
+        self.rng.shuffle(moves)
+        best_move: Any = moves[0]
+        best_value = 0.0
+        values: dict[str, float] = {}
+        completed = 0
+        for depth in range(1, self.bot.depth + 1):
+            try:
+                values = self._root_values(moves, depth)
+            except _OutOfBudget:
+                break
+            completed = depth
+            moves.sort(key=lambda m: -values[str(m)])
+            best_move, best_value = self._pick(moves, values)
+            if self.bot.nodes is None:
+                self._report(depth / self.bot.depth)
+            if abs(best_value) >= _WIN - _PER_PLY * (depth + 1):
+                break  # a proven result: deeper search cannot change it
+        report(self.progress, 1.0)
+        return Analysis(
+            value=max(-1.0, min(1.0, best_value)),
+            best_move=best_move,
+            principal_variation=self._principal_variation(best_move),
+            iterations=self.count,
+            depth=completed,
+            algorithm=self.bot.algorithm,
+        )
+
+    def _root_values(self, moves: list[Any], depth: int) -> dict[str, float]:
+        """Each root move's value (exact for the best, and for all within margin when asked)."""
+        mover = self.root.to_move
+        assert mover is not None
+        alpha = -2 * _WIN
+        values: dict[str, float] = {}
+        for move in moves:
+            child = self.root.play(move)
+            window = alpha - self.bot.margin if self.bot.margin > 0 else alpha
+            value = self._child_value(child, mover, depth - 1, window, 2 * _WIN, 1)
+            values[str(move)] = value
+            alpha = max(alpha, value)
+        best = max(moves, key=lambda m: values[str(m)])
+        self.table[position_key(self.root)] = _Entry(depth, values[str(best)], _EXACT, str(best))
+        return values
+
+    def _pick(self, ordered: list[Any], values: dict[str, float]) -> tuple[Any, float]:
+        best_value = values[str(ordered[0])]
+        if self.bot.margin <= 0:
+            return ordered[0], best_value
+        close = [m for m in ordered if values[str(m)] >= best_value - self.bot.margin]
+        chosen = self.rng.choice(close)
+        return chosen, values[str(chosen)]
+
+    # -- negamax ------------------------------------------------------------------------------
+    def _child_value(
+        self, child: State, mover: Player, depth: int, alpha: float, beta: float, ply: int
+    ) -> float:
+        """The value of ``child`` for ``mover`` (who just moved): the child's negamax value,
+        negated when the turn passed to the opponent (a game may give one player two turns)."""
+        if child.is_over:
+            return self._terminal(child, mover, ply)
+        if child.to_move == mover:
+            return self._negamax(child, depth, alpha, beta, ply)
+        return -self._negamax(child, depth, -beta, -alpha, ply)
+
+    def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        self.count += 1
+        if self.bot.nodes is not None:
+            if self.count > self.bot.nodes:
+                raise _OutOfBudget
+            if self.count % _PROGRESS_EVERY == 0:
+                self._report(self.count / self.bot.nodes)
+        mover = state.to_move
+        assert mover is not None
+        if depth <= 0:
+            return _HEURISTIC_SCALE * self.bot.evaluate(state, mover)
+        key = position_key(state)
+        entry = self.table.get(key)
+        if entry is not None and entry.depth >= depth:
+            if entry.bound == _EXACT:
+                return entry.value
+            if entry.bound == _LOWER and entry.value >= beta:
+                return entry.value
+            if entry.bound == _UPPER and entry.value <= alpha:
+                return entry.value
+        original_alpha = alpha
+        best_value = -2 * _WIN
+        best_text: str | None = None
+        for move in self._ordered(state.legal_moves(), entry, ply):
+            value = self._child_value(state.play(move), mover, depth - 1, alpha, beta, ply + 1)
+            if value > best_value:
+                best_value, best_text = value, str(move)
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                self._reward(best_text, depth, ply)
+                break
+        bound = _UPPER if best_value <= original_alpha else _LOWER if best_value >= beta else _EXACT
+        self.table[key] = _Entry(depth, best_value, bound, best_text)
+        return best_value
+
+    def _report(self, fraction: float) -> None:
+        """Progress, by nodes spent when the budget is in nodes, else by depths done; never back."""
+        if fraction > self.reported:
+            self.reported = fraction
+            report(self.progress, fraction)
+
+    def _terminal(self, state: State, mover: Player, ply: int) -> float:
+        value = terminal_values(state)[mover]
+        return value * (_WIN - _PER_PLY * ply)
+
+    # -- move ordering ----------------------------------------------------------------------------
+    def _ordered(self, moves: list[Any], entry: _Entry | None, ply: int) -> list[Any]:
+        first = entry.best if entry is not None else None
+        killers = self.killers.get(ply, [])
+        history = self.history
+
+        def rank(move: Any) -> tuple[int, int]:
+            text = str(move)
+            if text == first:
+                return (0, 0)
+            if text in killers:
+                return (1, 0)
+            return (2, -history.get(text, 0))
+
+        return sorted(moves, key=rank)
+
+    def _reward(self, text: str | None, depth: int, ply: int) -> None:
+        if text is None:
+            return
+        self.history[text] = self.history.get(text, 0) + depth * depth
+        killers = self.killers.setdefault(ply, [])
+        if text not in killers:
+            killers.insert(0, text)
+            del killers[2:]
+
+    def _principal_variation(self, best_move: Any) -> tuple[str, ...]:
+        line = [str(best_move)]
+        state = self.root.play(best_move)
+        while not state.is_over and len(line) < self.bot.depth:
+            entry = self.table.get(position_key(state))
+            if entry is None or entry.best is None:
+                break
+            line.append(entry.best)
+            state = state.play(entry.best)
+        return tuple(line)

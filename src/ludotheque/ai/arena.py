@@ -1,0 +1,413 @@
+"""The arena: a round robin between bots, pair scores with 95% intervals and Elo ratings.
+
+Each pair of bots plays ``games`` games. With two players the seats alternate; with more, the
+pair's bots fill the seats in every pattern that seats both of them, in turn (a pattern and its
+mirror image follow each other). A game gives each bot of the pair a score in [0, 1]: ½ plus half
+the difference between the mean results of its seats and of the other bot's seats (win 1, draw ½,
+loss 0); in a two-player game that is simply win 1, draw ½, loss 0.
+
+Ratings are the maximum-likelihood Bradley–Terry (Elo) fit of those scores, centred on 0, with
+one virtual draw per pair played so that a perfect score keeps a finite rating; their 95%
+intervals come from a seeded bootstrap over games. A pair's score interval is Wilson's.
+
+Results are appended to ``games.jsonl`` as they arrive, so a run can be resumed.
+
+>>> [m.seats for m in schedule(["a", "b"], players=2, games=3, seed=0)]
+[('a', 'b'), ('b', 'a'), ('a', 'b')]
+>>> low, high = wilson(0.5, 100)
+>>> round(low, 3), round(high, 3)
+(0.404, 0.596)
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.registry import load
+
+Z95 = 1.959964
+GAMES_FILE = "games.jsonl"
+CONFIG_FILE = "arena.json"
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game to play: its index in the schedule, the bot name on each seat and its seed."""
+
+    index: int
+    seats: tuple[str, ...]
+    seed: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game: who sat where, who won, how long it took."""
+
+    index: int
+    seats: tuple[str, ...]
+    seed: int
+    winners: tuple[int, ...]
+    plies: int
+    reason: str
+    seconds: float
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        return cls(
+            int(data["index"]),
+            tuple(data["seats"]),
+            int(data["seed"]),
+            tuple(int(w) for w in data["winners"]),
+            int(data["plies"]),
+            str(data["reason"]),
+            float(data["seconds"]),
+        )
+
+
+@dataclass(frozen=True)
+class PairScore:
+    """How ``first`` fared against ``second``: mean score in [0, 1] and its 95% interval."""
+
+    first: str
+    second: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Rating:
+    name: str
+    elo: float
+    low: float
+    high: float
+    games: int
+
+
+@dataclass(frozen=True)
+class ArenaReport:
+    game: str
+    variant: str
+    players: int
+    bots: tuple[str, ...]
+    outcomes: tuple[Outcome, ...]
+    pairs: tuple[PairScore, ...]
+    ratings: tuple[Rating, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "players": self.players,
+            "bots": list(self.bots),
+            "games": len(self.outcomes),
+            "pairs": [asdict(p) for p in self.pairs],
+            "ratings": [asdict(r) for r in self.ratings],
+        }
+
+
+# -- the schedule -----------------------------------------------------------------------------
+def seat_patterns(players: int) -> list[tuple[int, ...]]:
+    """Which of a pair's two bots (0 or 1) sits on each seat: every pattern seating both,
+    each followed by its mirror image.
+
+    >>> seat_patterns(2)
+    [(0, 1), (1, 0)]
+    >>> seat_patterns(3)[:4]
+    [(0, 1, 0), (1, 0, 1), (0, 0, 1), (1, 1, 0)]
+    """
+    patterns: list[tuple[int, ...]] = []
+    for pattern in itertools.product((0, 1), repeat=players):
+        if 0 < sum(pattern) < players and pattern[0] == 0:
+            patterns.append(pattern)
+            patterns.append(tuple(1 - b for b in pattern))
+    # The alternating pattern first: with teams of every other seat it sets bot against bot.
+    alternating = tuple(i % 2 for i in range(players))
+    patterns.sort(key=lambda p: p not in (alternating, tuple(1 - b for b in alternating)))
+    return patterns
+
+
+def schedule(bots: Sequence[str], *, players: int, games: int, seed: int) -> list[Match]:
+    """Every game of the round robin, ``games`` per pair, in a fixed order with fixed seeds."""
+    matches: list[Match] = []
+    patterns = seat_patterns(players)
+    for first, second in itertools.combinations(bots, 2):
+        pair = (first, second)
+        for k in range(games):
+            seats = tuple(pair[b] for b in patterns[k % len(patterns)])
+            index = len(matches)
+            matches.append(Match(index, seats, seed * 1_000_003 + index))
+    return matches
+
+
+# -- playing ----------------------------------------------------------------------------------
+def play_match(game_id: str, variant: str, players: int, match: Match) -> Outcome:
+    """Play one scheduled game to its end; each seat's bot gets its own seed."""
+    from . import bot
+
+    game = load(game_id, variant=variant, players=players)
+    bots = [bot(name, game, seed=match.seed * 8 + seat) for seat, name in enumerate(match.seats)]
+    state = game.new_state(seed=match.seed)
+    started = time.perf_counter()
+    while not state.is_over:
+        mover = state.to_move
+        assert mover is not None
+        state = state.play(bots[mover].choose(state))
+    result = state.result()
+    return Outcome(
+        match.index, match.seats, match.seed, result.winners, state.ply, result.reason,
+        time.perf_counter() - started,
+    )
+
+
+def _play_packed(args: tuple[str, str, int, Match]) -> Outcome:
+    return play_match(*args)
+
+
+def run_arena(
+    game_id: str,
+    bots: Sequence[str],
+    *,
+    games: int,
+    players: int | None = None,
+    variant: str | None = None,
+    jobs: int = 1,
+    out: Path | None = None,
+    resume: bool = False,
+    seed: int = 0,
+    on_result: Callable[[Outcome, int, int], None] | None = None,
+) -> ArenaReport:
+    """Play the round robin (resuming from ``out`` when asked) and rate the bots.
+
+    ``on_result(outcome, done, total)`` hears of each game. Raises ``ValueError`` for fewer than
+    two bots, an unknown bot or game, or a resume whose saved settings differ.
+    """
+    from . import NAMES
+
+    if len(set(bots)) < 2 or len(set(bots)) != len(bots):
+        raise ValueError(f"the arena needs two or more distinct bots, not {list(bots)!r}")
+    for name in bots:
+        if name not in NAMES:
+            raise ValueError(f"unknown bot {name!r}; names: {', '.join(NAMES)}")
+    game = load(game_id, variant=variant, players=players)
+    matches = schedule(bots, players=game.players, games=games, seed=seed)
+    config = {"game": game.id, "variant": game.variant, "players": game.players,
+              "bots": list(bots), "games": games, "seed": seed}
+    done = _prepare(out, config, resume)
+    results = {o.index: o for o in done if o.index < len(matches) and o.seats == matches[o.index].seats}
+    todo = [m for m in matches if m.index not in results]
+    for outcome in _play_all(game.id, game.variant, game.players, todo, jobs):
+        results[outcome.index] = outcome
+        if out is not None:
+            with (out / GAMES_FILE).open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(asdict(outcome)) + "\n")
+        if on_result is not None:
+            on_result(outcome, len(results), len(matches))
+    outcomes = tuple(results[i] for i in sorted(results))
+    report = ArenaReport(
+        game.id, game.variant, game.players, tuple(bots), outcomes,
+        tuple(pair_scores(outcomes, bots)), tuple(fit_ratings(outcomes, bots, seed=seed)),
+    )
+    if out is not None:
+        write_outputs(report, out)
+    return report
+
+
+def _prepare(out: Path | None, config: dict[str, Any], resume: bool) -> list[Outcome]:
+    if out is None:
+        return []
+    out.mkdir(parents=True, exist_ok=True)
+    config_path, games_path = out / CONFIG_FILE, out / GAMES_FILE
+    if resume and config_path.exists():
+        saved = json.loads(config_path.read_text(encoding="utf-8"))
+        if {k: v for k, v in saved.items() if k != "games"} != {
+            k: v for k, v in config.items() if k != "games"
+        }:
+            raise ValueError(f"cannot resume {out}: it holds another arena ({saved!r})")
+        config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+        if not games_path.exists():
+            return []
+        lines = games_path.read_text(encoding="utf-8").splitlines()
+        # A line cut short by an interrupted run is dropped: that game is played again.
+        outcomes = []
+        for line in lines:
+            try:
+                outcomes.append(Outcome.from_json(json.loads(line)))
+            except (ValueError, KeyError, TypeError):
+                continue
+        return outcomes
+    config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    games_path.write_text("", encoding="utf-8")
+    return []
+
+
+def _play_all(
+    game_id: str, variant: str, players: int, matches: list[Match], jobs: int
+) -> Iterable[Outcome]:
+    tasks = [(game_id, variant, players, m) for m in matches]
+    if jobs <= 1 or len(tasks) <= 1:
+        yield from map(_play_packed, tasks)
+        return
+    with multiprocessing.get_context().Pool(processes=jobs) as pool:
+        yield from pool.imap_unordered(_play_packed, tasks)
+
+
+# -- scores and ratings -----------------------------------------------------------------------
+def seat_score(outcome: Outcome, name: str, other: str) -> float:
+    """``name``'s score against ``other`` in one game, in [0, 1] (see the module docstring).
+
+    >>> seat_score(Outcome(0, ("a", "b"), 0, (1,), 10, "top", 0.1), "b", "a")
+    1.0
+    """
+    def mean_result(bot: str) -> float:
+        seats = [s for s, n in enumerate(outcome.seats) if n == bot]
+        if not outcome.winners:
+            return 0.5
+        return sum(1.0 if s in outcome.winners else 0.0 for s in seats) / len(seats)
+
+    return 0.5 + (mean_result(name) - mean_result(other)) / 2
+
+
+def wilson(score: float, games: int) -> tuple[float, float]:
+    """Wilson's 95% interval for a mean score over ``games`` games."""
+    if games == 0:
+        return 0.0, 1.0
+    z2 = Z95 * Z95
+    centre = (score + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z95 * math.sqrt(score * (1 - score) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def pair_scores(outcomes: Iterable[Outcome], bots: Sequence[str]) -> list[PairScore]:
+    """Each pair's score, from the first-named bot's side."""
+    table = []
+    outcomes = list(outcomes)
+    for first, second in itertools.combinations(bots, 2):
+        scores = [seat_score(o, first, second) for o in outcomes if set(o.seats) == {first, second}]
+        n = len(scores)
+        mean = sum(scores) / n if n else 0.5
+        low, high = wilson(mean, n)
+        table.append(PairScore(
+            first, second, n,
+            sum(1 for s in scores if s > 0.5), sum(1 for s in scores if s == 0.5),
+            sum(1 for s in scores if s < 0.5), mean, low, high,
+        ))
+    return table
+
+
+def _fit(scores: list[tuple[int, int, float]], count: int, iterations: int = 300) -> list[float]:
+    """Bradley–Terry strengths by Hunter's MM algorithm, as Elo points centred on 0."""
+    wins = [0.0] * count
+    pairs: dict[tuple[int, int], float] = {}
+    for i, j, s in scores:
+        wins[i] += s
+        wins[j] += 1 - s
+        key = (min(i, j), max(i, j))
+        pairs[key] = pairs.get(key, 0) + 1
+    for i, j in list(pairs):  # one virtual draw per pair played
+        wins[i] += 0.5
+        wins[j] += 0.5
+        pairs[i, j] += 1
+    strength = [1.0] * count
+    for _ in range(iterations):
+        updated = []
+        for i in range(count):
+            denominator = sum(
+                n / (strength[i] + strength[j if i == a else a])
+                for (a, j), n in pairs.items() if i in (a, j)
+            )
+            updated.append(wins[i] / denominator if denominator else strength[i])
+        log_mean = sum(math.log(s) for s in updated) / count
+        strength = [s / math.exp(log_mean) for s in updated]
+    return [400 * math.log10(s) for s in strength]
+
+
+def fit_ratings(
+    outcomes: Iterable[Outcome], bots: Sequence[str], *, seed: int = 0, resamples: int = 200
+) -> list[Rating]:
+    """Elo ratings (mean 0) with 95% bootstrap intervals, best first."""
+    index = {name: i for i, name in enumerate(bots)}
+    scores: list[tuple[int, int, float]] = []
+    counts = [0] * len(bots)
+    for outcome in outcomes:
+        present = sorted(set(outcome.seats), key=index.__getitem__)
+        for first, second in itertools.combinations(present, 2):
+            scores.append((index[first], index[second], seat_score(outcome, first, second)))
+        for name in present:
+            counts[index[name]] += 1
+    elo = _fit(scores, len(bots))
+    rng = random.Random(seed)
+    samples: list[list[float]] = [[] for _ in bots]
+    if scores:
+        for _ in range(resamples):
+            drawn = [scores[rng.randrange(len(scores))] for _ in scores]
+            for i, value in enumerate(_fit(drawn, len(bots), iterations=100)):
+                samples[i].append(value)
+    ratings = []
+    for i, name in enumerate(bots):
+        ordered = sorted(samples[i]) or [elo[i]]
+        low = ordered[int(0.025 * (len(ordered) - 1))]
+        high = ordered[math.ceil(0.975 * (len(ordered) - 1))]
+        ratings.append(Rating(name, elo[i], min(low, elo[i]), max(high, elo[i]), counts[i]))
+    return sorted(ratings, key=lambda r: -r.elo)
+
+
+# -- files --------------------------------------------------------------------------------------
+def write_outputs(report: ArenaReport, out: Path) -> None:
+    """``summary.json``, ``games.csv``, ``pairs.csv``, ``ratings.csv`` and ``ratings.png``."""
+    (out / "summary.json").write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
+    with (out / "games.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["index", "seed", *[f"seat{s}" for s in range(report.players)],
+                         "winners", "plies", "reason", "seconds"])
+        for o in report.outcomes:
+            writer.writerow([o.index, o.seed, *o.seats, " ".join(map(str, o.winners)), o.plies,
+                             o.reason, f"{o.seconds:.3f}"])
+    _write_rows(out / "pairs.csv", [asdict(p) for p in report.pairs], list(PairScore.__annotations__))
+    _write_rows(out / "ratings.csv", [asdict(r) for r in report.ratings], list(Rating.__annotations__))
+    plot_ratings(report, out / "ratings.png")
+
+
+def _write_rows(path: Path, rows: list[dict[str, Any]], header: list[str]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def plot_ratings(report: ArenaReport, path: Path) -> None:
+    """A PNG of the ratings with their 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ratings = list(reversed(report.ratings))
+    figure, axes = plt.subplots(figsize=(6, 1 + 0.5 * len(ratings)))
+    positions = range(len(ratings))
+    axes.errorbar(
+        [r.elo for r in ratings], list(positions),
+        xerr=[[r.elo - r.low for r in ratings], [r.high - r.elo for r in ratings]],
+        fmt="o", capsize=4,
+    )
+    axes.set_yticks(list(positions), [r.name for r in ratings])
+    axes.set_xlabel("Elo (95% interval)")
+    axes.set_title(f"{report.game} ({report.variant}, {report.players} players): "
+                   f"{len(report.outcomes)} games")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

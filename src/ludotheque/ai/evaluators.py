@@ -1,0 +1,85 @@
+"""Evaluators, found by game id, and the keys that identify positions during a search.
+
+Each game's evaluator is ``ludotheque.games.<id>.evaluate.evaluate(state, player)`` (DESIGN.md);
+it is looked up by module name, so bots never import a game's internals.
+
+>>> import ludotheque
+>>> game = ludotheque.load("pylos")
+>>> evaluate = evaluator_for(game)
+>>> -1.0 <= evaluate(game.new_state(), 0) <= 1.0
+True
+>>> position_key(game.new_state()) == position_key(game.new_state())
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from collections.abc import Callable
+
+from ..core.contract import Game, State
+from .base import Evaluator, terminal_values
+
+# A leaf evaluation gives every player's value at once (MCTS backs up one value per player).
+LeafValues = Callable[[State, random.Random], tuple[float, ...]]
+
+
+def has_evaluator(game: Game) -> bool:
+    """Whether the game's package provides ``evaluate.py``."""
+    try:
+        importlib.import_module(f"ludotheque.games.{game.id}.evaluate")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+def evaluator_for(game: Game) -> Evaluator:
+    """The game's own evaluator; raises ``ValueError`` when the game has none."""
+    try:
+        module = importlib.import_module(f"ludotheque.games.{game.id}.evaluate")
+    except ModuleNotFoundError:
+        raise ValueError(f"{game.id}: no evaluator (games/{game.id}/evaluate.py)") from None
+    evaluate: Evaluator = module.evaluate
+    return evaluate
+
+
+def heuristic_values(evaluate: Evaluator) -> LeafValues:
+    """Leaf values from a static evaluator (terminal states scored exactly)."""
+
+    def values(state: State, rng: random.Random) -> tuple[float, ...]:
+        if state.is_over:
+            return terminal_values(state)
+        return tuple(evaluate(state, p) for p in range(state.game.players))
+
+    return values
+
+
+def rollout_values(max_plies: int, evaluate: Evaluator | None = None) -> LeafValues:
+    """Leaf values from a random playout of at most ``max_plies`` moves, then the evaluator
+    (or 0 for everyone) if the game has not ended by then."""
+
+    def values(state: State, rng: random.Random) -> tuple[float, ...]:
+        for _ in range(max_plies):
+            if state.is_over:
+                return terminal_values(state)
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.is_over:
+            return terminal_values(state)
+        if evaluate is None:
+            return tuple(0.0 for _ in range(state.game.players))
+        return tuple(evaluate(state, p) for p in range(state.game.players))
+
+    return values
+
+
+def position_key(state: State) -> str:
+    """A transposition key for a perfect-information state.
+
+    It is the full state's JSON: with nothing hidden it holds exactly what both players know,
+    it is exact (the history that repetition draws depend on is in it, so two positions with
+    different draw prospects never share an entry), and it costs a fifth of ``json.dumps`` of a
+    view, whose derived lists (available cells, free balls) the engine recomputes on every call.
+    """
+    return json.dumps(state.to_json(), sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,129 @@
+"""The levels: ONE table of algorithm and budget per game and number of players.
+
+Budgets are depths, node counts and iterations, never wall time, so a level plays the same on
+every machine and a seed reproduces its games; the time a level takes per move is measured by
+``benchmarks/bot_times.py``. A game with no row of its own uses the row of its *kind*, derived
+from its declared facts: two players and perfect information (alpha-beta), more players
+(MCTS), hidden information (information-set MCTS).
+
+>>> import ludotheque
+>>> spec = level_for(ludotheque.load("pylos"), "hard")
+>>> spec.algorithm, spec.options["depth"]
+('alphabeta', 8)
+>>> sorted(LEVEL_NAMES)
+['easy', 'hard', 'medium']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.contract import Game
+
+LEVEL_NAMES = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class LevelSpec:
+    """One level: an algorithm name (as ``ai.bot`` knows it), its options and a description.
+
+    ``leaf`` for MCTS is ``"heuristic"`` (the game's evaluator), ``"rollout"`` (random
+    playouts) or ``"rollout+heuristic"`` (short playouts, then the evaluator).
+    """
+
+    algorithm: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    leaf: str = "heuristic"
+    description: str = ""
+
+
+PERFECT_TWO = "two players, perfect information"
+MANY = "three or more players, perfect information"
+HIDDEN = "hidden information"
+
+# (game id, players) -> level -> spec. ``(kind, 0)`` rows are the defaults of each kind.
+LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
+    (PERFECT_TWO, 0): {
+        "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.15},
+                          description="one ply, a random move among those close to the best"),
+        "medium": LevelSpec("alphabeta", {"depth": 3, "nodes": 20_000},
+                            description="alpha-beta, 3 plies, at most 20,000 positions"),
+        "hard": LevelSpec("alphabeta", {"depth": 5, "nodes": 120_000},
+                          description="alpha-beta, 5 plies, at most 120,000 positions"),
+    },
+    (MANY, 0): {
+        "easy": LevelSpec("mcts", {"iterations": 100}, "heuristic",
+                          "UCT, 100 iterations, evaluator at the leaves"),
+        "medium": LevelSpec("mcts", {"iterations": 600}, "heuristic",
+                            "UCT, 600 iterations, evaluator at the leaves"),
+        "hard": LevelSpec("mcts", {"iterations": 3000}, "heuristic",
+                          "UCT, 3,000 iterations, evaluator at the leaves"),
+    },
+    (HIDDEN, 0): {
+        "easy": LevelSpec("ismcts", {"iterations": 100}, "heuristic",
+                          "information-set MCTS, 100 determinized iterations"),
+        "medium": LevelSpec("ismcts", {"iterations": 600}, "heuristic",
+                            "information-set MCTS, 600 determinized iterations"),
+        "hard": LevelSpec("ismcts", {"iterations": 3000}, "heuristic",
+                          "information-set MCTS, 3,000 determinized iterations"),
+    },
+    ("pylos", 2): {
+        "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.08},
+                          description="one ply, a random move among those close to the best"),
+        "medium": LevelSpec("alphabeta", {"depth": 2, "nodes": 20_000},
+                            description="alpha-beta, 2 plies"),
+        "hard": LevelSpec("alphabeta", {"depth": 8, "nodes": 30_000},
+                          description="alpha-beta, up to 8 plies within 30,000 positions"),
+    },
+    ("expion", 2): {
+        "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.08},
+                          description="one ply, a random move among those close to the best"),
+        "medium": LevelSpec("alphabeta", {"depth": 2, "nodes": 10_000},
+                            description="alpha-beta, 2 plies"),
+        "hard": LevelSpec("alphabeta", {"depth": 6, "nodes": 30_000},
+                          description="alpha-beta, up to 6 plies within 30,000 positions"),
+    },
+    # Imbrication hides only tile orders, from both players, and offers up to 60 placements a
+    # turn: information-set MCTS with its evaluator barely improves with iterations there
+    # (600 against 100: 2 wins in 13), so medium and hard vote over determinized alpha-beta.
+    ("imbrication", 2): {
+        "easy": LevelSpec("ismcts", {"iterations": 100}, "heuristic",
+                          "information-set MCTS, 100 determinized iterations"),
+        "medium": LevelSpec("pimc", {"samples": 2, "depth": 3, "nodes": 1500},
+                            description="alpha-beta on 2 determinizations, 3 plies, 1,500 positions"),
+        "hard": LevelSpec("pimc", {"samples": 4, "depth": 4, "nodes": 6000},
+                          description="alpha-beta on 4 determinizations, 4 plies, 6,000 positions each"),
+    },
+    # Plimil's determinize rebuilds hidden stems and blocks (about 5 ms): 64 samples, reused.
+    ("plimil", 2): {
+        "easy": LevelSpec("ismcts", {"iterations": 100, "samples": 16}, "heuristic",
+                          "information-set MCTS, 100 iterations over 16 determinizations"),
+        "medium": LevelSpec("ismcts", {"iterations": 600, "samples": 64}, "heuristic",
+                            "information-set MCTS, 600 iterations over 64 determinizations"),
+        "hard": LevelSpec("ismcts", {"iterations": 2000, "samples": 128}, "heuristic",
+                          "information-set MCTS, 2,000 iterations over 128 determinizations"),
+    },
+}
+
+
+def kind_of(game: Game) -> str:
+    """The kind of search a game needs, from its declared facts."""
+    if game.has_hidden_information:
+        return HIDDEN
+    return PERFECT_TWO if game.players == 2 else MANY
+
+
+def level_for(game: Game, level: str) -> LevelSpec:
+    """The spec of ``level`` for ``game``; raises ``ValueError`` for an unknown level."""
+    row = LEVELS.get((game.id, game.players)) or LEVELS[(kind_of(game), 0)]
+    try:
+        return row[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}") from None
+
+
+def describe(game: Game) -> dict[str, str]:
+    """Each level's algorithm and budget for ``game``, for people (``ludotheque arena``, help)."""
+    return {name: level_for(game, name).description for name in LEVEL_NAMES}
