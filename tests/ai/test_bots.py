@@ -159,3 +159,14 @@ def test_every_registered_game_has_the_three_levels(game_id: str) -> None:
         assert spec.algorithm in ai.ALGORITHMS and spec.description
     with pytest.raises(ValueError, match="unknown level"):
         level_for(game, "expert")
+
+
+def test_a_depth_step_makes_every_completed_search_end_on_a_whole_turn() -> None:
+    evaluate = ai.evaluator_for(PYLOS)
+    state = played_states(PYLOS, seed=2, every=1)[8]
+    for nodes in (300, 3000, None):
+        bot = AlphaBetaBot(PYLOS, rng=random.Random(0), evaluate=evaluate, depth=4, depth_step=2,
+                           nodes=nodes)
+        assert bot.analyse(state).depth in (0, 2, 4)
+    unbounded = AlphaBetaBot(PYLOS, rng=random.Random(0), evaluate=evaluate, depth=4, depth_step=2)
+    assert unbounded.analyse(state).depth == 4

@@ -91,6 +91,7 @@ __all__ = [
     "RandomBot",
     "bot",
     "describe",
+    "evaluator_for",
     "from_spec",
     "kind_of",
     "level_for",

@@ -41,6 +41,7 @@ class SearchSettings(Protocol):
     algorithm: str
     evaluate: Evaluator
     depth: int
+    depth_step: int
     nodes: int | None
     margin: float
 
@@ -63,7 +64,9 @@ class AlphaBetaBot(Bot):
     ``evaluate(state, player)`` scores leaves; ``depth`` is the deepest iteration; ``nodes``
     bounds the positions visited in all (``None``: no bound); ``margin`` > 0 makes the bot pick
     at random among root moves within ``margin`` of the best (exact root values are then
-    searched), a weaker and more varied play for easy levels.
+    searched), a weaker and more varied play for easy levels; ``depth_step`` > 1 deepens by that
+    many plies at a time, so that a search cut short by ``nodes`` still ends on a whole turn
+    (games whose turn is two moves of one player).
     Raises ``ValueError`` unless the game has two players and no hidden information.
     """
 
@@ -78,6 +81,7 @@ class AlphaBetaBot(Bot):
         depth: int = 4,
         nodes: int | None = None,
         margin: float = 0.0,
+        depth_step: int = 1,
     ) -> None:
         if game.players != 2 or game.has_hidden_information:
             raise ValueError(
@@ -91,6 +95,7 @@ class AlphaBetaBot(Bot):
         self.depth = depth
         self.nodes = nodes
         self.margin = margin
+        self.depth_step = depth_step
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         self._check_playable(state)
@@ -131,7 +136,7 @@ class _Search:
         best_value = 0.0
         values: dict[str, float] = {}
         completed = 0
-        for depth in range(1, self.bot.depth + 1):
+        for depth in range(self.bot.depth_step, self.bot.depth + 1, self.bot.depth_step):
             try:
                 values = self._root_values(moves, depth)
             except _OutOfBudget:

@@ -82,19 +82,21 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
                           description="one ply, a random move among those close to the best"),
         "medium": LevelSpec("alphabeta", {"depth": 2, "nodes": 10_000},
                             description="alpha-beta, 2 plies"),
-        "hard": LevelSpec("alphabeta", {"depth": 6, "nodes": 30_000},
-                          description="alpha-beta, up to 6 plies within 30,000 positions"),
+        # Ex*Pion positions cost about 10 times Pylos ones to generate and key.
+        "hard": LevelSpec("alphabeta", {"depth": 6, "nodes": 6_000},
+                          description="alpha-beta, up to 6 plies within 6,000 positions"),
     },
     # Imbrication hides only tile orders, from both players, and offers up to 60 placements a
-    # turn: information-set MCTS with its evaluator barely improves with iterations there
-    # (600 against 100: 2 wins in 13), so medium and hard vote over determinized alpha-beta.
+    # turn: information-set MCTS with its evaluator barely improves with iterations there (600
+    # against 100: 2 wins in 13), so the levels vote over determinized alpha-beta, searching to
+    # even depths (a turn is two moves of one player: a placement, then its action).
     ("imbrication", 2): {
-        "easy": LevelSpec("ismcts", {"iterations": 100}, "heuristic",
-                          "information-set MCTS, 100 determinized iterations"),
-        "medium": LevelSpec("pimc", {"samples": 2, "depth": 3, "nodes": 1500},
-                            description="alpha-beta on 2 determinizations, 3 plies, 1,500 positions"),
-        "hard": LevelSpec("pimc", {"samples": 4, "depth": 4, "nodes": 6000},
-                          description="alpha-beta on 4 determinizations, 4 plies, 6,000 positions each"),
+        "easy": LevelSpec("pimc", {"samples": 1, "depth": 1},
+                          description="the best placement by the evaluator, one determinization"),
+        "medium": LevelSpec("pimc", {"samples": 2, "depth": 2},
+                            description="alpha-beta on 2 determinizations, one whole turn (2 plies)"),
+        "hard": LevelSpec("pimc", {"samples": 4, "depth": 4, "depth_step": 2, "nodes": 8000},
+                          description="alpha-beta on 4 determinizations, 4 plies, 8,000 positions each"),
     },
     # Plimil's determinize rebuilds hidden stems and blocks (about 5 ms): 64 samples, reused.
     ("plimil", 2): {

@@ -27,8 +27,8 @@ from .base import Analysis, Bot, Evaluator, Progress, report
 
 
 class DeterminizedAlphaBetaBot(Bot):
-    """Alpha-beta over ``samples`` determinizations; ``depth``, ``nodes`` (per sample) and
-    ``margin`` as for :class:`~ludotheque.ai.alphabeta.AlphaBetaBot`.
+    """Alpha-beta over ``samples`` determinizations; ``depth``, ``nodes`` (per sample), ``margin``
+    and ``depth_step`` as for :class:`~ludotheque.ai.alphabeta.AlphaBetaBot`.
 
     Raises ``ValueError`` unless the game has two players.
     """
@@ -45,6 +45,7 @@ class DeterminizedAlphaBetaBot(Bot):
         depth: int = 2,
         nodes: int | None = None,
         margin: float = 0.0,
+        depth_step: int = 1,
     ) -> None:
         if game.players != 2:
             raise ValueError(f"{game.id}: determinized alpha-beta needs two players, not {game.players}")
@@ -56,6 +57,7 @@ class DeterminizedAlphaBetaBot(Bot):
         self.depth = depth
         self.nodes = nodes
         self.margin = margin
+        self.depth_step = depth_step
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         player = self._check_playable(state)
