@@ -1,10 +1,12 @@
 """The arena: a round robin between bots, pair scores with 95% intervals and Elo ratings.
 
-Each pair of bots plays ``games`` games. With two players the seats alternate; with more, the
-pair's bots fill the seats in every pattern that seats both of them, in turn (a pattern and its
-mirror image follow each other). A game gives each bot of the pair a score in [0, 1]: ½ plus half
-the difference between the mean results of its seats and of the other bot's seats (win 1, draw ½,
-loss 0); in a two-player game that is simply win 1, draw ½, loss 0.
+Each pair of bots plays ``games`` games. When the game has two sides (``Game.teams``: two players,
+or Ex*Pion's two teams) each bot plays one whole side and the sides alternate, so a game always
+sets one bot against the other. Otherwise the pair's bots fill the seats in every pattern that
+seats both of them, in turn (a pattern and its mirror image follow each other). A game gives each
+bot of the pair a score in [0, 1]: ½ plus half the difference between the mean results of its
+seats and of the other bot's seats (win 1, draw ½, loss 0); with two sides that is simply win 1,
+draw ½, loss 0.
 
 Ratings are the maximum-likelihood Bradley–Terry (Elo) fit of those scores, centred on 0, with
 one virtual draw per pair played so that a perfect score keeps a finite rating; their 95%
@@ -121,30 +123,43 @@ class ArenaReport:
 
 
 # -- the schedule -----------------------------------------------------------------------------
-def seat_patterns(players: int) -> list[tuple[int, ...]]:
-    """Which of a pair's two bots (0 or 1) sits on each seat: every pattern seating both,
-    each followed by its mirror image.
+def seat_patterns(players: int, teams: Sequence[Sequence[int]] | None = None) -> list[tuple[int, ...]]:
+    """Which of a pair's two bots (0 or 1) sits on each seat, each pattern followed by its mirror.
+
+    With two sides, a bot holds every seat of one side:
 
     >>> seat_patterns(2)
     [(0, 1), (1, 0)]
+    >>> seat_patterns(4, teams=((0, 2), (1, 3)))
+    [(0, 1, 0, 1), (1, 0, 1, 0)]
+    >>> seat_patterns(3, teams=((0,), (1, 2)))
+    [(0, 1, 1), (1, 0, 0)]
+
+    With more sides, every pattern that seats both bots:
+
     >>> seat_patterns(3)[:4]
-    [(0, 1, 0), (1, 0, 1), (0, 0, 1), (1, 1, 0)]
+    [(0, 0, 1), (1, 1, 0), (0, 1, 0), (1, 0, 1)]
     """
+    if teams is None and players == 2:
+        teams = ((0,), (1,))
+    if teams is not None and len(teams) == 2:
+        first = tuple(0 if seat in teams[0] else 1 for seat in range(players))
+        return [first, tuple(1 - b for b in first)]
     patterns: list[tuple[int, ...]] = []
     for pattern in itertools.product((0, 1), repeat=players):
         if 0 < sum(pattern) < players and pattern[0] == 0:
             patterns.append(pattern)
             patterns.append(tuple(1 - b for b in pattern))
-    # The alternating pattern first: with teams of every other seat it sets bot against bot.
-    alternating = tuple(i % 2 for i in range(players))
-    patterns.sort(key=lambda p: p not in (alternating, tuple(1 - b for b in alternating)))
     return patterns
 
 
-def schedule(bots: Sequence[str], *, players: int, games: int, seed: int) -> list[Match]:
+def schedule(
+    bots: Sequence[str], *, players: int, games: int, seed: int,
+    teams: Sequence[Sequence[int]] | None = None,
+) -> list[Match]:
     """Every game of the round robin, ``games`` per pair, in a fixed order with fixed seeds."""
     matches: list[Match] = []
-    patterns = seat_patterns(players)
+    patterns = seat_patterns(players, teams)
     for first, second in itertools.combinations(bots, 2):
         pair = (first, second)
         for k in range(games):
@@ -204,7 +219,7 @@ def run_arena(
         if name not in NAMES:
             raise ValueError(f"unknown bot {name!r}; names: {', '.join(NAMES)}")
     game = load(game_id, variant=variant, players=players)
-    matches = schedule(bots, players=game.players, games=games, seed=seed)
+    matches = schedule(bots, players=game.players, games=games, seed=seed, teams=game.teams)
     config = {"game": game.id, "variant": game.variant, "players": game.players,
               "bots": list(bots), "games": games, "seed": seed}
     done = _prepare(out, config, resume)
