@@ -120,6 +120,23 @@ def test_bench_covers_every_rule_set_by_default() -> None:
         assert variant in out
 
 
+def test_bench_times_each_level_per_move() -> None:
+    code, out = run("bench", "expion", "--players", "4", "--bots", "random,easy", "--games", "2",
+                    "--max-moves", "6", "--json")
+    assert code == 0
+    figures = json.loads(out)
+    assert [(f["level"], f["players"], f["moves"]) for f in figures] == [("random", 4, 12), ("easy", 4, 12)]
+    assert figures[1]["algorithm"] == "mcts"
+    for f in figures:
+        assert 0 <= f["mean_s"] <= f["max_s"] and f["p95_s"] <= f["max_s"]
+    assert figures[1]["max_s"] > 0  # a search takes measurable time
+
+
+def test_bench_refuses_an_unknown_level() -> None:
+    code, out = run("bench", "pylos", "--bots", "easy,grandmaster")
+    assert code != 0 and "grandmaster" in out
+
+
 def test_rules_in_both_languages() -> None:
     code, out = run("rules", "pylos", "--lang", "fr")
     assert code == 0 and "Décisions" in out

@@ -21,7 +21,7 @@ from typing import Any
 from ..core.contract import Game
 from .alphabeta import AlphaBetaBot
 from .base import Analysis, Bot, Evaluator, Progress
-from .evaluators import evaluator_for, has_evaluator, heuristic_values, rollout_values
+from .evaluators import evaluator_for, gain_detector_for, has_evaluator, heuristic_values, rollout_values
 from .levels import LEVEL_NAMES, LEVELS, LevelSpec, describe, kind_of, level_for
 from .mcts import MCTSBot
 from .pimc import DeterminizedAlphaBetaBot
@@ -49,7 +49,8 @@ def bot(name: str, game: Game, *, seed: int = 0) -> Bot:
 
 
 def from_spec(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
-    """Build the bot a level describes, injecting the game's evaluator.
+    """Build the bot a level describes, injecting the game's evaluator (and, for a level with
+    ``deny_gains``, the game's ``immediate_gain`` detector).
 
     A game without an evaluator is searched by MCTS with random playouts instead, with the
     same number of iterations as its (or the default) MCTS level would have.
@@ -57,6 +58,9 @@ def from_spec(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
     options: Mapping[str, Any] = spec.options
     evaluate: Evaluator | None = evaluator_for(game) if has_evaluator(game) else None
     if spec.algorithm == "alphabeta" and evaluate is not None:
+        options = dict(options)
+        if options.pop("deny_gains", False):
+            options["deny"] = gain_detector_for(game)
         return AlphaBetaBot(game, rng=rng, evaluate=evaluate, **options)
     if spec.algorithm == "pimc" and evaluate is not None:
         return DeterminizedAlphaBetaBot(game, rng=rng, evaluate=evaluate, **options)

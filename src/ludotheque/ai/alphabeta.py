@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from ..core.contract import Game, Player, State
 from .base import Analysis, Bot, Evaluator, Progress, report, terminal_values
-from .evaluators import position_key
+from .evaluators import GainDetector, position_key
 
 # Evaluations are scaled below every proven result so that a win always outranks a good position.
 _HEURISTIC_SCALE = 0.9
@@ -44,6 +44,7 @@ class SearchSettings(Protocol):
     depth_step: int
     nodes: int | None
     margin: float
+    deny: GainDetector | None
 
 
 class _OutOfBudget(Exception):
@@ -66,7 +67,10 @@ class AlphaBetaBot(Bot):
     at random among root moves within ``margin`` of the best (exact root values are then
     searched), a weaker and more varied play for easy levels; ``depth_step`` > 1 deepens by that
     many plies at a time, so that a search cut short by ``nodes`` still ends on a whole turn
-    (games whose turn is two moves of one player).
+    (games whose turn is two moves of one player). ``deny(state)`` (the game's
+    ``immediate_gain``), when given, makes the root prefer the best move after which the opponent
+    has no immediate gain, unless a proven win is found or every such move is a proven loss: a
+    search horizon may rate a conceded square as an even trade, a strong player does not.
     Raises ``ValueError`` unless the game has two players and no hidden information.
     """
 
@@ -82,6 +86,7 @@ class AlphaBetaBot(Bot):
         nodes: int | None = None,
         margin: float = 0.0,
         depth_step: int = 1,
+        deny: GainDetector | None = None,
     ) -> None:
         if game.players != 2 or game.has_hidden_information:
             raise ValueError(
@@ -96,6 +101,7 @@ class AlphaBetaBot(Bot):
         self.nodes = nodes
         self.margin = margin
         self.depth_step = depth_step
+        self.deny = deny
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         self._check_playable(state)
@@ -148,6 +154,8 @@ class _Search:
                 self._report(depth / self.bot.depth)
             if abs(best_value) >= _WIN - _PER_PLY * (depth + 1):
                 break  # a proven result: deeper search cannot change it
+        if completed and self.bot.deny is not None:
+            best_move, best_value = self._deny_gains(moves, values, best_move, best_value)
         report(self.progress, 1.0)
         return Analysis(
             value=max(-1.0, min(1.0, best_value)),
@@ -173,6 +181,24 @@ class _Search:
         best = max(moves, key=lambda m: values[str(m)])
         self.table[position_key(self.root)] = _Entry(depth, values[str(best)], _EXACT, str(best))
         return values
+
+    def _deny_gains(
+        self, ordered: list[Any], values: dict[str, float], best_move: Any, best_value: float
+    ) -> tuple[Any, float]:
+        """The best root move that leaves the opponent no immediate gain, if one exists that is
+        not a proven loss; the search's own choice when it proved a win."""
+        assert self.bot.deny is not None
+        if best_value > _HEURISTIC_SCALE:
+            return best_move, best_value
+        mover = self.root.to_move
+        for move in ordered:  # best first
+            value = values[str(move)]
+            if value < -_HEURISTIC_SCALE:
+                break
+            child = self.root.play(move)
+            if child.is_over or child.to_move == mover or not self.bot.deny(child):
+                return move, value
+        return best_move, best_value
 
     def _pick(self, ordered: list[Any], values: dict[str, float]) -> tuple[Any, float]:
         best_value = values[str(ordered[0])]

@@ -24,6 +24,7 @@ from .base import Evaluator, terminal_values
 
 # A leaf evaluation gives every player's value at once (MCTS backs up one value per player).
 LeafValues = Callable[[State, random.Random], tuple[float, ...]]
+GainDetector = Callable[[State], bool]
 
 
 def has_evaluator(game: Game) -> bool:
@@ -43,6 +44,18 @@ def evaluator_for(game: Game) -> Evaluator:
         raise ValueError(f"{game.id}: no evaluator (games/{game.id}/evaluate.py)") from None
     evaluate: Evaluator = module.evaluate
     return evaluate
+
+
+def gain_detector_for(game: Game) -> GainDetector | None:
+    """The game's optional ``immediate_gain(state)`` from its ``evaluate.py``: whether the player
+    to move can cash in something a careful opponent would have prevented (Pylos: close a
+    square). ``None`` when the game declares none."""
+    try:
+        module = importlib.import_module(f"ludotheque.games.{game.id}.evaluate")
+    except ModuleNotFoundError:
+        return None
+    detector: GainDetector | None = getattr(module, "immediate_gain", None)
+    return detector
 
 
 def heuristic_values(evaluate: Evaluator) -> LeafValues:

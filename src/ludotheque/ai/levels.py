@@ -2,7 +2,7 @@
 
 Budgets are depths, node counts and iterations, never wall time, so a level plays the same on
 every machine and a seed reproduces its games; the time a level takes per move is measured by
-``benchmarks/bot_times.py``. A game with no row of its own uses the row of its *kind*, derived
+``ludotheque bench GAME --bots easy,medium,hard``. A game with no row of its own uses the row of its *kind*, derived
 from its declared facts: two players and perfect information (alpha-beta), more players
 (MCTS), hidden information (information-set MCTS).
 
@@ -74,8 +74,9 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
                           description="one ply, a random move among those close to the best"),
         "medium": LevelSpec("alphabeta", {"depth": 2, "nodes": 20_000},
                             description="alpha-beta, 2 plies"),
-        "hard": LevelSpec("alphabeta", {"depth": 8, "nodes": 30_000},
-                          description="alpha-beta, up to 8 plies within 30,000 positions"),
+        "hard": LevelSpec("alphabeta", {"depth": 8, "nodes": 30_000, "deny_gains": True},
+                          description="alpha-beta, up to 8 plies within 30,000 positions, "
+                                      "never leaving a square to close when it can help it"),
     },
     ("expion", 2): {
         "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.08},

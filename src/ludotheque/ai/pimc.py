@@ -24,6 +24,7 @@ from collections import Counter
 from ..core.contract import Game, State
 from .alphabeta import search
 from .base import Analysis, Bot, Evaluator, Progress, report
+from .evaluators import GainDetector
 
 
 class DeterminizedAlphaBetaBot(Bot):
@@ -58,6 +59,7 @@ class DeterminizedAlphaBetaBot(Bot):
         self.nodes = nodes
         self.margin = margin
         self.depth_step = depth_step
+        self.deny: GainDetector | None = None  # determinized searches vote; no root filter
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         player = self._check_playable(state)

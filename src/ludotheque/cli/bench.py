@@ -1,4 +1,5 @@
-"""``ludotheque bench GAME``: random playouts/s, moves/s and mean game length."""
+"""``ludotheque bench GAME``: random playouts/s, moves/s and mean game length; with ``--bots``,
+each level's time per move (95th percentile) in games against itself."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import typer
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
-from ..bench import BenchFigures, random_playouts
+from ..bench import BenchFigures, BotTimes, bot_move_times, random_playouts
 from ..core import info
 from .common import PlayersOption, SeedOption, VariantOption, console, fail, load_game
 
@@ -21,9 +22,14 @@ def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="Seconds per configuration.")] = 10.0,
     seed: SeedOption = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    bots: Annotated[str | None, typer.Option(
+        "--bots", help="Time these levels instead (e.g. easy,medium,hard): each plays itself.")] = None,
+    games: Annotated[int, typer.Option("--games", help="With --bots: games per level.")] = 2,
+    max_moves: Annotated[int | None, typer.Option(
+        "--max-moves", help="With --bots: stop each game after this many moves.")] = None,
 ) -> None:
     """Uniformly random playouts through the public contract, one thread, for every variant and
-    player count of GAME (or only those given)."""
+    player count of GAME (or only those given); with --bots, each level's time per move."""
     try:
         facts = info(game_id)
     except ValueError as error:
@@ -32,6 +38,9 @@ def bench(
         fail("--seconds must be positive")
     variants = [variant] if variant else list(facts.variants)
     counts = [players] if players else list(facts.player_counts)
+    if bots is not None:
+        _bench_bots(game_id, variants, counts, bots, games, max_moves, seed, as_json)
+        return
     figures: list[BenchFigures] = []
     with Progress(console=console, transient=True, disable=as_json) as progress:
         for chosen_variant in variants:
@@ -52,4 +61,41 @@ def bench(
     for f in figures:
         table.add_row(f.variant, str(f.players), str(f.playouts), f"{f.playouts_per_second:,.0f}",
                       f"{f.moves_per_second:,.0f}", f"{f.mean_length:.1f}")
+    console.print(table)
+
+
+def _bench_bots(game_id: str, variants: list[str], counts: list[int], bots: str, games: int,
+                max_moves: int | None, seed: int, as_json: bool) -> None:
+    from ..ai.levels import LEVEL_NAMES
+
+    levels = [name.strip() for name in bots.split(",") if name.strip()]
+    unknown = [name for name in levels if name not in (*LEVEL_NAMES, "random")]
+    if not levels or unknown:
+        wrong = ", ".join(unknown) or repr(bots)
+        fail(f"--bots takes levels among random, {', '.join(LEVEL_NAMES)}; not {wrong}")
+    if games < 1 or (max_moves is not None and max_moves < 1):
+        fail("--games and --max-moves must be at least 1")
+    figures: list[BotTimes] = []
+    with Progress(console=console, transient=True, disable=as_json) as progress:
+        for chosen_variant in variants:
+            for count in counts:
+                game = load_game(game_id, chosen_variant, count)
+                for level in levels:
+                    total = games * max_moves if max_moves else None
+                    task = progress.add_task(f"{game_id} {chosen_variant} {count}p {level}", total=total)
+
+                    def advance(moves: int, task: TaskID = task) -> None:
+                        progress.update(task, completed=moves)
+
+                    figures.append(bot_move_times(game, level, games=games, seed=seed,
+                                                  max_moves=max_moves, progress=advance))
+    if as_json:
+        console.print_json(json.dumps([f.to_json() for f in figures]))
+        return
+    table = Table(title=f"{game_id}: seconds per move of each level against itself, one thread")
+    for column in ("variant", "players", "level", "algorithm", "moves", "p95 s", "mean s", "max s"):
+        table.add_column(column, justify="right")
+    for f in figures:
+        table.add_row(f.variant, str(f.players), f.level, f.algorithm, str(len(f.times)),
+                      f"{f.p95:.3f}", f"{f.mean:.3f}", f"{max(f.times, default=0.0):.3f}")
     console.print(table)

@@ -17,6 +17,9 @@ from pathlib import Path
 DB_ENV = "LUDOTHEQUE_DB"
 # DESIGN.md: a request body (or WebSocket message) over 64 KiB is refused.
 MAX_BODY_BYTES = 64 * 1024
+# The largest WebSocket message the transport reads: well above MAX_BODY_BYTES, so that the app
+# sees an oversized message and answers it with an error instead of the transport closing.
+WS_MAX_BYTES = 1024 * 1024
 # A client that cannot take a document within this delay is dropped rather than slowing a room.
 SEND_TIMEOUT_S = 5.0
 BOT_LEVELS = ("random", "easy", "medium", "hard")

@@ -77,19 +77,22 @@ class GameSession:
             self._texts[reader] = encode(game_document(self.meta, snap, reader, now))
         return self._texts[reader]
 
-    def seat_of(self, token: str | None) -> Player:
-        """The seat ``token`` holds; raises ``ApiError`` 401 when missing or foreign."""
-        if not token:
-            raise ApiError(401, "a seat token is required (Authorization: Bearer <token>)")
+    def seat_holding(self, token: str) -> Player | None:
+        """The seat ``token`` holds, ``None`` when it holds none of this game."""
         digest = hash_token(token)
         for number, seat in enumerate(self.snapshot.seats):
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
                 return number
-        raise ApiError(401, f"this token holds no seat of game {self.meta.id}")
+        return None
 
-    def reader_of(self, token: str | None) -> Player | None:
-        """The seat of ``token``, or ``None`` (spectator) when there is no token at all."""
-        return None if token is None else self.seat_of(token)
+    def seat_of(self, token: str | None) -> Player:
+        """The seat ``token`` holds; raises ``ApiError`` 401 when missing or foreign."""
+        if not token:
+            raise ApiError(401, "a seat token is required (Authorization: Bearer <token>)")
+        seat = self.seat_holding(token)
+        if seat is None:
+            raise ApiError(401, f"this token holds no seat of game {self.meta.id}")
+        return seat
 
 
 @dataclass(frozen=True)

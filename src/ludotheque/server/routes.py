@@ -1,5 +1,6 @@
 """The JSON HTTP API (DESIGN.md, "Web API"): thin handlers that decode, dispatch to the hub
 and encode. Bodies are read here, capped at 64 KiB and validated, so no request ever gets a 422.
+Who a request speaks for (a Bearer token, or the pages' seat cookies) is read by ``identity``.
 
 >>> seat_request("bot:easy")
 SeatRequest(kind='bot', level='easy', name='')
@@ -20,6 +21,18 @@ from .config import MAX_BODY_BYTES
 from .documents import game_document, game_record, lobby_document
 from .errors import ApiError
 from .hub import GameSession, Hub, SeatRequest, game_of, hash_token, new_token
+from .identity import (
+    Credentials,
+    acting_seat,
+    bearer_token,
+    expire_seat_cookie,
+    held_seats,
+    reading_seat,
+    require_seat,
+    set_seat_cookie,
+    stale_seats,
+    wants_cookie,
+)
 from .schemas import CreateGame, EmptyBody, JoinBody, MoveBody, parse_json, validate
 from .sessions import join, offer_draw, play, resign, take_back
 
@@ -30,17 +43,6 @@ LOBBY_STATUSES = ("open", "playing", "over")
 def hub_of(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
-
-
-def bearer_token(request: Request) -> str | None:
-    """The token of ``Authorization: Bearer <token>``; 401 for any other Authorization."""
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "the Authorization header must be 'Bearer <seat token>'")
-    return token.strip()
 
 
 async def read_json(request: Request) -> Any:
@@ -97,7 +99,11 @@ async def create_game(request: Request) -> JSONResponse:
         else:
             entry["url"] = page_url(request, game_id)
         seats.append(entry)
-    return JSONResponse({"id": game_id, "seats": seats}, status_code=201)
+    response = JSONResponse({"id": game_id, "seats": seats}, status_code=201)
+    if wants_cookie(request):
+        for number, token in tokens.items():
+            set_seat_cookie(response, request, game_id, number, token)
+    return response
 
 
 @router.get("/games")
@@ -115,14 +121,13 @@ def document_response(session: GameSession, reader: Player | None) -> Response:
 @router.get("/games/{game_id}")
 async def read_game(request: Request, game_id: str) -> Response:
     session = await hub_of(request).get(game_id)
-    return document_response(session, session.reader_of(bearer_token(request)))
+    return document_response(session, reading_seat(session, Credentials.of(request)))
 
 
 @router.get("/games/{game_id}/record")
 async def read_record(request: Request, game_id: str) -> dict[str, Any]:
     session = await hub_of(request).get(game_id)
-    reader = session.reader_of(bearer_token(request))
-    return game_record(session.meta, session.snapshot, reader)
+    return game_record(session.meta, session.snapshot, reading_seat(session, Credentials.of(request)))
 
 
 @router.get("/games/{game_id}/replay/{ply}")
@@ -144,7 +149,7 @@ async def read_replay(request: Request, game_id: str, ply: str) -> dict[str, Any
 async def post_move(request: Request, game_id: str) -> Response:
     data = await read_json(request)
     session = await hub_of(request).get(game_id)
-    seat = session.seat_of(bearer_token(request))
+    seat = acting_seat(session, Credentials.of(request))
     if data is None:
         raise ApiError(400, 'a JSON body {"move": "<notation>"} is required')
     body = validate(MoveBody, data)
@@ -152,14 +157,46 @@ async def post_move(request: Request, game_id: str) -> Response:
     return document_response(session, seat)
 
 
+@router.get("/games/{game_id}/seats/mine")
+async def my_seats(request: Request, game_id: str) -> JSONResponse:
+    """The seats this browser's cookies hold; cookies that hold no seat any more are expired."""
+    session = await hub_of(request).get(game_id)
+    credentials = Credentials.of(request)
+    response = JSONResponse({"id": game_id, "seats": held_seats(session, credentials.cookies)})
+    for seat in stale_seats(session, credentials.cookies):
+        expire_seat_cookie(response, request, game_id, seat)
+    return response
+
+
+@router.post("/games/{game_id}/seats/mine")
+async def claim_seat(request: Request, game_id: str) -> JSONResponse:
+    """Keep the seat of ``Authorization: Bearer <token>`` (an invite link's) in a cookie."""
+    data = await read_json(request)
+    if data is not None:
+        validate(EmptyBody, data)
+    session = await hub_of(request).get(game_id)
+    token = bearer_token(request)
+    seat = session.seat_of(token)
+    assert token is not None
+    held = set(held_seats(session, Credentials.of(request).cookies)) | {seat}
+    response = JSONResponse({"id": game_id, "seat": seat, "seats": sorted(held)})
+    set_seat_cookie(response, request, game_id, seat, token)
+    return response
+
+
 @router.post("/games/{game_id}/seats/{seat}/join")
-async def join_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
+async def join_seat(request: Request, game_id: str, seat: int) -> JSONResponse:
     body = validate(JoinBody, await read_json(request) or {})
     session = await _session_with_seat(request, game_id, seat)
     token = new_token()
     name = body.name or f"Guest {seat + 1}"
     await hub_of(request).change(session, lambda s, now: join(s, seat, name, hash_token(token), now))
-    return {"id": game_id, "seat": seat, "token": token, "url": page_url(request, game_id, f"?token={token}")}
+    response = JSONResponse(
+        {"id": game_id, "seat": seat, "token": token, "url": page_url(request, game_id, f"?token={token}")}
+    )
+    if wants_cookie(request):
+        set_seat_cookie(response, request, game_id, seat, token)
+    return response
 
 
 @router.post("/games/{game_id}/seats/{seat}/resign")
@@ -188,10 +225,13 @@ async def rematch_seat(request: Request, game_id: str, seat: int) -> JSONRespons
     session = await _seat_holder(request, game_id, seat)
     fresh, new_seat, token = await hub_of(request).rematch(session, seat)
     new_id = fresh.meta.id
-    return JSONResponse(
+    response = JSONResponse(
         {"id": new_id, "seat": new_seat, "token": token, "url": page_url(request, new_id, f"?token={token}")},
         status_code=201,
     )
+    if wants_cookie(request):
+        set_seat_cookie(response, request, new_id, new_seat, token)
+    return response
 
 
 async def _session_with_seat(request: Request, game_id: str, seat: int) -> GameSession:
@@ -202,12 +242,10 @@ async def _session_with_seat(request: Request, game_id: str, seat: int) -> GameS
 
 
 async def _seat_holder(request: Request, game_id: str, seat: Player) -> GameSession:
-    """The session, once the token is checked to be ``seat``'s (401 foreign, 403 other seat)."""
+    """The session, once the token (or cookie) is checked to be ``seat``'s (401 foreign, 403 other seat)."""
     data = await read_json(request)
     if data is not None:
         validate(EmptyBody, data)
     session = await _session_with_seat(request, game_id, seat)
-    holder = session.seat_of(bearer_token(request))
-    if holder != seat:
-        raise ApiError(403, f"this token holds seat {holder}, not seat {seat}")
+    require_seat(session, Credentials.of(request), seat)
     return session

@@ -1,13 +1,16 @@
 """``WS /api/games/{id}/ws?token=...``: the document on connect and after every change, built
-for the connection's seat (or a spectator); typed inbound messages act for that seat.
+for the connection's seat (or a spectator); typed inbound messages act for that seat. Without
+``?token=`` the pages' seat cookies name the seat (``?seat=<n>`` picks one; see ``identity``).
+
+A message over 64 KiB gets an error (413) and changes nothing; the connection stays open.
+The transport (``run.py``) reads messages up to ``WS_MAX_BYTES`` so that the app sees such a
+message and can answer it; only beyond that does uvicorn close the socket itself (1009).
 
 >>> error_message(ApiError(409, "the game is over"))
 '{"type":"error","status":409,"error":"the game is over"}'
 """
 
 from __future__ import annotations
-
-import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -16,6 +19,7 @@ from .clocks import Instant
 from .config import MAX_BODY_BYTES
 from .errors import ApiError
 from .hub import GameSession, Hub, Operation
+from .identity import Credentials, reading_seat
 from .rooms import encode
 from .schemas import (
     DrawMessage,
@@ -31,7 +35,6 @@ from .sessions import Snapshot, offer_draw, play, resign, take_back
 router = APIRouter()
 # Close codes in the 4000 range mirror the HTTP statuses (4404: no such game, 4401: bad token).
 CLOSE_BASE = 4000
-MESSAGE_TOO_BIG = 1009
 
 
 def error_message(error: ApiError) -> str:
@@ -44,7 +47,7 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
     hub: Hub = socket.app.state.hub
     try:
         session = await hub.get(game_id)
-        reader = session.reader_of(token or None)
+        reader = reading_seat(session, Credentials.of(socket, token or None))
     except ApiError as error:
         await socket.send_text(error_message(error))
         await socket.close(code=CLOSE_BASE + error.status)
@@ -63,12 +66,9 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
 async def _listen(socket: WebSocket, hub: Hub, session: GameSession, reader: Player | None) -> None:
     while True:
         raw = await socket.receive_text()
-        if len(raw.encode()) > MAX_BODY_BYTES:
-            await socket.send_text(error_message(ApiError(413, f"message over {MAX_BODY_BYTES} bytes")))
-            with contextlib.suppress(RuntimeError):
-                await socket.close(code=MESSAGE_TOO_BIG)
-            return
         try:
+            if len(raw.encode()) > MAX_BODY_BYTES:
+                raise ApiError(413, f"the message is over 64 KiB ({MAX_BODY_BYTES} bytes)")
             message = parse_ws_message(raw)
             if isinstance(message, PingMessage):
                 await socket.send_text(encode({"type": "pong"}))

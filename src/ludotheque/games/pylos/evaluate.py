@@ -103,6 +103,21 @@ def evaluate(state: State, player: Player) -> float:
     return math.tanh(balls / SCALE)
 
 
+def immediate_gain(state: State) -> bool:
+    """Whether the player to move can close a figure now (a square, or a line under ``advanced``):
+    every such move carries removals, written with ``x`` (the ball just played can always be
+    taken back). Strong bots never leave one to the opponent when they can help it.
+
+    >>> import ludotheque
+    >>> state = ludotheque.load("pylos").new_state()
+    >>> for text in "1a1 1c1 1b1 1c2 1a2 1d4".split():
+    ...     state = state.play(text)
+    >>> immediate_gain(state), immediate_gain(state.play("1b2x1b2"))
+    (True, False)
+    """
+    return not state.is_over and any("x" in str(move) for move in state.legal_moves())
+
+
 def _balance(view: dict[str, Any], player: Player, is_to_move: bool) -> float:
     """The balls ``player`` holds or is about to win back, in reserve units."""
     cells: dict[str, int] = view["cells"]

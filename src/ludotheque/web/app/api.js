@@ -1,8 +1,11 @@
 /**
- * The Web API client (DESIGN.md "Web API") and the seat tokens this browser holds.
+ * The Web API client (DESIGN.md "Web API") and the seats this browser holds.
  *
- * A token is a secret: it is kept in localStorage only, sent as `Authorization: Bearer`, and
- * removed from the address bar as soon as an invite link has been read.
+ * A seat token is a secret the pages never keep: the server holds each seat's token in an
+ * HttpOnly, SameSite=Strict cookie scoped to its game (`?cookie=1` on creation, join and
+ * rematch; `POST .../seats/mine` for the token of an invite link), and every call of this
+ * module sends it by itself. Which seats the cookies hold is asked from the server
+ * (`GET .../seats/mine`); `?seat=n` picks one of them when a browser holds several.
  */
 
 export class ApiError extends Error {
@@ -20,6 +23,7 @@ export async function api(method, path, { body, token } = {}) {
   const response = await fetch(path, {
     method,
     headers,
+    credentials: "same-origin",
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -35,36 +39,87 @@ export async function api(method, path, { body, token } = {}) {
   return data;
 }
 
-const PREFIX = "ludotheque.tokens.";
+export const gamePath = (gameId) => `/api/games/${encodeURIComponent(gameId)}`;
 
-/** The tokens this browser holds for one game: `[token, ...]` (seat learnt from each view). */
-export const tokenStore = {
-  all(gameId) {
+/** The seats this browser's cookies hold in a game (stale cookies are expired by the server). */
+export async function heldSeats(gameId) {
+  const answer = await api("GET", `${gamePath(gameId)}/seats/mine`);
+  return Array.isArray(answer?.seats) ? answer.seats : [];
+}
+
+/** Hand an invite link's token to the server, which keeps it in a cookie; returns its seat. */
+export async function claimToken(gameId, token) {
+  const answer = await api("POST", `${gamePath(gameId)}/seats/mine`, { token });
+  return answer.seat;
+}
+
+/** Take `?token=` out of the address bar (it stays out of history too); returns it or null. */
+export function takeTokenFromAddress() {
+  const url = new URL(location.href);
+  const token = url.searchParams.get("token");
+  if (!token) return null;
+  url.searchParams.delete("token");
+  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+  return token;
+}
+
+const LEGACY_TOKENS = "ludotheque.tokens.";
+const LEGACY_INVITES = "ludotheque.invites.";
+
+/**
+ * Pages of older versions kept tokens in localStorage: hand each to the server as a cookie,
+ * then remove it. Returns the invite links (with tokens) those pages had saved for `gameId`.
+ */
+export async function migrateLegacyTokens(gameId) {
+  let invites = [];
+  for (const key of Object.keys(localStorage)) {
+    if (key.startsWith(LEGACY_TOKENS)) {
+      const game = key.slice(LEGACY_TOKENS.length);
+      let tokens = [];
+      try {
+        tokens = JSON.parse(localStorage.getItem(key) || "[]");
+      } catch {
+        tokens = [];
+      }
+      for (const token of Array.isArray(tokens) ? tokens : []) {
+        if (typeof token === "string") await claimToken(game, token).catch(() => null);
+      }
+      localStorage.removeItem(key);
+    } else if (key.startsWith(LEGACY_INVITES)) {
+      if (key === LEGACY_INVITES + gameId) {
+        try {
+          invites = JSON.parse(localStorage.getItem(key) || "[]").filter((entry) => entry && entry.token);
+        } catch {
+          invites = [];
+        }
+      }
+      localStorage.removeItem(key);
+    }
+  }
+  return invites;
+}
+
+const HANDOFF = "ludotheque.handoff.";
+
+/**
+ * The invite links of a new game's other human seats, from the lobby to the game page of the
+ * same tab: written just before the lobby leaves, read and removed at once by the game page,
+ * which keeps them in its own history entry (so a reload shows them again, and they are gone
+ * with the tab).
+ */
+export const inviteHandoff = {
+  give(gameId, invites) {
+    sessionStorage.setItem(HANDOFF + gameId, JSON.stringify(invites));
+  },
+  take(gameId) {
+    const key = HANDOFF + gameId;
+    const raw = sessionStorage.getItem(key);
+    sessionStorage.removeItem(key);
     try {
-      const saved = JSON.parse(localStorage.getItem(PREFIX + gameId) || "[]");
-      return Array.isArray(saved) ? saved.filter((entry) => typeof entry === "string") : [];
+      const invites = JSON.parse(raw || "[]");
+      return Array.isArray(invites) ? invites : [];
     } catch {
       return [];
     }
   },
-  add(gameId, token) {
-    const known = tokenStore.all(gameId);
-    if (!known.includes(token)) known.push(token);
-    localStorage.setItem(PREFIX + gameId, JSON.stringify(known));
-  },
-  forget(gameId, token) {
-    const kept = tokenStore.all(gameId).filter((entry) => entry !== token);
-    localStorage.setItem(PREFIX + gameId, JSON.stringify(kept));
-  },
 };
-
-/** Read `?token=` from an invite link into the store and take it out of the address bar. */
-export function adoptTokenFromAddress(gameId) {
-  const url = new URL(location.href);
-  const token = url.searchParams.get("token");
-  if (!token) return null;
-  tokenStore.add(gameId, token);
-  url.searchParams.delete("token");
-  history.replaceState(null, "", url.pathname + url.search + url.hash);
-  return token;
-}

@@ -3,10 +3,21 @@
  * seats, clocks and buttons; moves chosen by clicks (see picker.js), by keyboard, or typed.
  *
  * The page renders only the document's `view` and `moves`: it never holds more than its reader
- * may know. Seat tokens come from creation or an invite link and stay in localStorage.
+ * may know. It holds no seat token either: the server keeps them in HttpOnly cookies (see
+ * api.js) and the page only learns which seats this browser holds, reading and acting as one
+ * of them with `?seat=n` — on the same screen, as whichever held seat is to move.
  */
 
-import { adoptTokenFromAddress, api, ApiError, tokenStore } from "./api.js";
+import {
+  api,
+  ApiError,
+  claimToken,
+  gamePath,
+  heldSeats,
+  inviteHandoff,
+  migrateLegacyTokens,
+  takeTokenFromAddress,
+} from "./api.js";
 import { ClockDisplay, formatSeconds } from "./clock.js";
 import { el, pathId } from "./dom.js";
 import { currentLanguage, pick, translatePage } from "./i18n.js";
@@ -24,8 +35,8 @@ const page = {
   board: null,
   picker: null,
   catalog: null,
-  tokens: new Map(), // seat -> token held by this browser
-  activeToken: null,
+  held: new Set(), // the seats this browser's cookies hold
+  invites: [], // [{seat, url}]: invite links (with tokens) of the seats this browser created
   live: null,
   replayPly: null, // null: live position; a number: replaying that ply of a finished game
   viewsByPly: new Map(),
@@ -44,38 +55,47 @@ async function start() {
     location.replace(`/?game=${encodeURIComponent(page.id)}#new-game`);
     return;
   }
-  adoptTokenFromAddress(page.id);
-  await identifySeats();
+  keepInvites([...await migrateLegacyTokens(page.id).catch(() => []), ...inviteHandoff.take(page.id)]);
+  const seat = await claimInvite();
+  try {
+    page.held = new Set(await heldSeats(page.id));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
+    throw error;
+  }
   page.live = new LiveGame(page.id, onDocument, (up) => showMessage(up ? "" : t("game.connection")));
-  page.live.connect(page.activeToken);
+  // The invite link's seat; otherwise the server's choice: the held seat to move, or the first.
+  page.live.connect(seat);
   wireControls();
+}
+
+/** An invite link (`?token=`): the server keeps its token in a cookie; returns its seat. */
+async function claimInvite() {
+  const token = takeTokenFromAddress();
+  if (!token) return null;
+  try {
+    return await claimToken(page.id, token);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
+    showMessage(t("game.badInvite"));
+    return null;
+  }
+}
+
+/** Invite links live in this tab's history entry only: a reload shows them, nothing else keeps them. */
+function keepInvites(more) {
+  const bySeat = new Map();
+  for (const entry of [...(history.state?.invites ?? []), ...more]) {
+    if (entry && typeof entry.seat === "number" && typeof entry.url === "string") bySeat.set(entry.seat, entry);
+  }
+  page.invites = [...bySeat.values()].map(({ seat, url }) => ({ seat, url }));
+  history.replaceState({ ...(history.state ?? {}), invites: page.invites }, "");
 }
 
 function catalogGames() {
   const catalog = page.catalog;
   if (!catalog) return [];
   return Array.isArray(catalog) ? catalog : catalog.games ?? [];
-}
-
-/** Ask the server which seat each stored token holds; forget tokens it refuses. */
-async function identifySeats() {
-  let spectatorDoc = null;
-  for (const token of tokenStore.all(page.id)) {
-    try {
-      const doc = await api("GET", `/api/games/${encodeURIComponent(page.id)}`, { token });
-      if (typeof doc.view?.viewer === "number") page.tokens.set(doc.view.viewer, token);
-      spectatorDoc = doc;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) tokenStore.forget(page.id, token);
-      else if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
-    }
-  }
-  if (!spectatorDoc) {
-    await api("GET", `/api/games/${encodeURIComponent(page.id)}`).catch((error) => {
-      if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
-    });
-  }
-  page.activeToken = page.tokens.size > 0 ? [...page.tokens.values()][0] : null;
 }
 
 /** A new document; one answering our own POST is dropped when a newer one already came. */
@@ -89,11 +109,10 @@ async function onDocument(doc, { isReply = false } = {}) {
     page.picker = new MovePicker(page.board);
     setupStaticParts(doc);
   }
+  if (typeof doc.seat === "number") page.held.add(doc.seat);
   // Same screen: when another seat this browser holds is to move, read the game as that seat.
-  const wanted = page.tokens.get(doc.to_move);
-  if (wanted && wanted !== page.activeToken && doc.status !== "over") {
-    page.activeToken = wanted;
-    page.live.connect(wanted);
+  if (page.held.has(doc.to_move) && doc.to_move !== doc.seat && doc.status !== "over") {
+    page.live.connect(doc.to_move);
     return;
   }
   page.picker.setLegal(doc.legal_moves ?? [], doc.view);
@@ -329,7 +348,9 @@ function renderActions(doc) {
       actions.append(button("game.takeback", "takeback"));
     }
   }
-  if (me !== null && doc.status === "over") actions.append(button("game.rematch", "rematch"));
+  if (me !== null && doc.status === "over") {
+    actions.append(button(doc.rematch ? "game.joinRematch" : "game.rematch", "rematch"));
+  }
   actions.append(el("button", { type: "button", "data-action": "export", onclick: exportRecord }, t("game.export")));
 }
 
@@ -360,10 +381,13 @@ function renderMoves(doc) {
 }
 
 function renderInvites(doc) {
-  const saved = JSON.parse(localStorage.getItem(`ludotheque.invites.${page.id}`) || "[]");
   const panel = $("#invites-panel");
-  const openSeats = new Set(readSeats(doc).filter((seat) => seat.kind === "open").map((seat) => seat.seat));
-  const shown = saved.filter((entry) => openSeats.has(entry.seat) || (entry.token && entry.seat !== mySeat()));
+  // Open seats: a join link anyone may use (no secret). Seats this browser created for people:
+  // their token link, kept from the creation (see keepInvites), until someone else takes them.
+  const open = readSeats(doc).filter((seat) => seat.kind === "open")
+    .map((seat) => ({ seat: seat.seat, url: `/play/${encodeURIComponent(page.id)}?join=${seat.seat}` }));
+  const given = page.invites.filter((entry) => entry.seat !== mySeat() && !open.some((o) => o.seat === entry.seat));
+  const shown = [...open, ...given].sort((a, b) => a.seat - b.seat);
   panel.hidden = shown.length === 0 || doc.status === "over";
   const list = $("#invites");
   list.replaceChildren(...shown.map((entry) => {
@@ -455,9 +479,8 @@ async function submitMove(text) {
   page.busy = true;
   showMessage("");
   try {
-    const doc = await api("POST", `/api/games/${encodeURIComponent(page.id)}/moves`, {
+    const doc = await api("POST", `${gamePath(page.id)}/moves${seatQuery()}`, {
       body: { move: text, ply: page.doc.moves.length },
-      token: page.activeToken,
     });
     $("#move-text").value = "";
     await onDocument(doc, { isReply: true });
@@ -482,20 +505,21 @@ async function randomSetup() {
   }
 }
 
+/** `?seat=n`: the seat this page reads and acts as (one of those its cookies hold). */
+function seatQuery() {
+  const seat = mySeat();
+  return seat === null ? "" : `?seat=${seat}`;
+}
+
 async function seatAction(action) {
   const seat = mySeat();
   if (seat === null) return;
   try {
-    const answer = await api("POST", `/api/games/${encodeURIComponent(page.id)}/seats/${seat}/${action}`, {
-      body: {}, token: page.activeToken,
-    });
-    if (action === "rematch" && answer) {
-      const newId = answer.id ?? answer.game_id ?? answer.game?.id;
-      for (const entry of answer.seats ?? []) if (entry.token) tokenStore.add(newId, entry.token);
-      if (answer.token) tokenStore.add(newId, answer.token);
-      if (newId && newId !== page.id) location.assign(`/play/${encodeURIComponent(newId)}`);
+    if (action === "rematch") {
+      await rematch(seat);
       return;
     }
+    const answer = await api("POST", `${gamePath(page.id)}/seats/${seat}/${action}`, { body: {} });
     if (answer && answer.view !== undefined) await onDocument(answer);
     else await page.live.refresh();
   } catch (error) {
@@ -503,16 +527,31 @@ async function seatAction(action) {
   }
 }
 
+/**
+ * Every seat this browser holds takes its place in the rematch (on the same screen, both), and
+ * the page moves to the new game; the server keeps the new seats in cookies.
+ */
+async function rematch(seat) {
+  const seats = [seat, ...[...page.held].filter((other) => other !== seat).sort()];
+  let newId = null;
+  for (const held of seats) {
+    try {
+      const answer = await api("POST", `${gamePath(page.id)}/seats/${held}/rematch?cookie=1`, { body: {} });
+      newId = answer.id;
+    } catch (error) {
+      // Another seat's place may already be taken (by the person who held it before): fine.
+      if (held === seat) throw error;
+    }
+  }
+  if (newId && newId !== page.id) location.assign(`/play/${encodeURIComponent(newId)}`);
+}
+
 async function joinSeat(seat) {
   const name = localStorage.getItem("ludotheque.name") || (lang === "fr" ? "Invité" : "Guest");
   try {
-    const answer = await api("POST", `/api/games/${encodeURIComponent(page.id)}/seats/${seat}/join`, { body: { name } });
-    const token = answer.token ?? answer.seats?.find((entry) => entry.seat === seat)?.token;
-    if (!token) throw new Error("no token");
-    tokenStore.add(page.id, token);
-    page.tokens.set(seat, token);
-    page.activeToken = token;
-    page.live.connect(token);
+    await api("POST", `${gamePath(page.id)}/seats/${seat}/join?cookie=1`, { body: { name } });
+    page.held.add(seat);
+    page.live.connect(seat);
   } catch (error) {
     showMessage(t("error.generic", { message: error.message }));
   }
@@ -520,7 +559,7 @@ async function joinSeat(seat) {
 
 async function exportRecord() {
   try {
-    const record = await api("GET", `/api/games/${encodeURIComponent(page.id)}/record`, { token: page.activeToken });
+    const record = await api("GET", `${gamePath(page.id)}/record${seatQuery()}`);
     const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
     const link = el("a", { href: URL.createObjectURL(blob), download: `${page.doc.game}-${page.id}.json` });
     document.body.append(link);
@@ -539,7 +578,7 @@ async function replayTo(ply) {
   if (!page.viewsByPly.has(target)) {
     // The positions this page did not see live are asked from the server, when it offers them.
     try {
-      const doc = await api("GET", `/api/games/${encodeURIComponent(page.id)}/replay/${target}`);
+      const doc = await api("GET", `${gamePath(page.id)}/replay/${target}`);
       if (doc && doc.view) page.viewsByPly.set(target, doc.view);
     } catch {
       showMessage(t("game.replayOnly"));

@@ -3,7 +3,7 @@
  * reconnection and, where WebSockets fail, polling of `GET /api/games/{id}`.
  */
 
-import { api } from "./api.js";
+import { api, gamePath } from "./api.js";
 
 export class LiveGame {
   /**
@@ -15,16 +15,19 @@ export class LiveGame {
     this.gameId = gameId;
     this.onDocument = onDocument;
     this.onStatus = onStatus;
-    this.token = null;
+    this.seat = null;
     this.socket = null;
     this.retries = 0;
     this.pollTimer = null;
     this.closed = false;
   }
 
-  /** (Re)connect as the seat of `token` (null: spectator). */
-  connect(token) {
-    this.token = token;
+  /**
+   * (Re)connect as `seat`, one of the seats this browser's cookies hold (null: the server's
+   * choice, which is a spectator when the browser holds none).
+   */
+  connect(seat) {
+    this.seat = seat;
     this.retries = 0;
     this.openSocket();
   }
@@ -35,9 +38,14 @@ export class LiveGame {
     if (this.socket) this.socket.close();
   }
 
+  /** `?seat=n` for the seat this page reads as, or nothing. */
+  seatQuery() {
+    return this.seat === null ? "" : `?seat=${this.seat}`;
+  }
+
   /** Fetch the document once over HTTP (after a refused move, a stale ply...). */
   async refresh() {
-    const doc = await api("GET", `/api/games/${encodeURIComponent(this.gameId)}`, { token: this.token });
+    const doc = await api("GET", `${gamePath(this.gameId)}${this.seatQuery()}`);
     this.onDocument(doc);
     return doc;
   }
@@ -48,10 +56,7 @@ export class LiveGame {
       this.socket.close();
     }
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    const socket = new WebSocket(
-      `${scheme}://${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws${query}`,
-    );
+    const socket = new WebSocket(`${scheme}://${location.host}${gamePath(this.gameId)}/ws${this.seatQuery()}`);
     this.socket = socket;
     socket.onopen = () => {
       this.retries = 0;

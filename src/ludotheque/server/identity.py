@@ -1,0 +1,178 @@
+"""Who a request speaks for: a seat token given explicitly, or this browser's seat cookies.
+
+Outside clients and bots send ``Authorization: Bearer <token>`` (the WebSocket: ``?token=``),
+exactly as DESIGN.md says. The pages keep no token where scripts can read it: the server keeps
+each seat's token in an HttpOnly, SameSite=Strict cookie ``ludotheque_seat_<n>`` with
+``Path=/api/games/<id>``, so that it reaches that game's API and WebSocket and nothing else, and
+a browser holding several seats of one game (same screen) has one cookie per seat.
+
+Cookies are set only when a client asks for them: ``POST /api/games/{id}/seats/mine`` (claim
+the token of an invite link) and ``?cookie=1`` on creation, join and rematch. A client that
+never asks (any outside client, cookie jar or not) meets DESIGN's API unchanged: no header
+still reads as a spectator and still gets 401 on a move.
+
+The rules, in order: an explicit token wins over every cookie, and a bad explicit token is a 401
+(never quietly a spectator). Otherwise ``?seat=<n>`` picks one of the seats the cookies hold
+(401 when they hold no such seat); without it a reader is the held seat to move, else the
+lowest held seat, else a spectator. A cookie whose token holds no seat of the game (the
+database was reset, the game was imported elsewhere) is ignored, not refused: it is ambient, the
+page cannot delete an HttpOnly cookie, and a 401 would lock that browser out of even watching;
+``GET .../seats/mine`` expires it.
+
+>>> cookie_name(2)
+'ludotheque_seat_2'
+>>> seats_in_cookies({"ludotheque_seat_1": "t1", "lang": "fr", "ludotheque_seat_x": "t"})
+{1: 't1'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from ..core.contract import Player
+from .errors import ApiError
+from .hub import GameSession
+
+COOKIE_PREFIX = "ludotheque_seat_"
+# Browsers keep a cookie at most 400 days; a correspondence game may last that long.
+COOKIE_MAX_AGE_S = 400 * 24 * 3600
+TRUE_WORDS = ("1", "true", "yes")
+
+
+def cookie_name(seat: Player) -> str:
+    return f"{COOKIE_PREFIX}{seat}"
+
+
+def cookie_path(game_id: str) -> str:
+    # No trailing slash: the path matches /api/games/<id> and everything under it, and no
+    # other game's paths (cookie paths match at "/" boundaries).
+    return f"/api/games/{game_id}"
+
+
+def seats_in_cookies(cookies: Mapping[str, str]) -> dict[Player, str]:
+    """The seat cookies among ``cookies``: seat number -> token."""
+    found: dict[Player, str] = {}
+    for name, value in cookies.items():
+        number = name.removeprefix(COOKIE_PREFIX)
+        if name.startswith(COOKIE_PREFIX) and number.isdigit() and value:
+            found[int(number)] = value
+    return found
+
+
+def bearer_token(connection: HTTPConnection) -> str | None:
+    """The token of ``Authorization: Bearer <token>``; 401 for any other Authorization."""
+    header = connection.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "the Authorization header must be 'Bearer <seat token>'")
+    return token.strip()
+
+
+def wants_cookie(connection: HTTPConnection) -> bool:
+    """Whether the client asked (``?cookie=1``) for its new seat tokens as cookies."""
+    return connection.query_params.get("cookie", "").lower() in TRUE_WORDS
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What a request brings to prove a seat: an explicit token, seat cookies, a seat choice."""
+
+    token: str | None
+    cookies: Mapping[Player, str]
+    choice: Player | None = None
+
+    @classmethod
+    def of(cls, connection: HTTPConnection, token: str | None = None) -> Credentials:
+        """Read a request (``token``: the WebSocket's ``?token=``; HTTP reads the header)."""
+        explicit = token if token else bearer_token(connection)
+        return cls(explicit, seats_in_cookies(connection.cookies), seat_choice(connection))
+
+
+def seat_choice(connection: HTTPConnection) -> Player | None:
+    """``?seat=<n>``; 400 when it is not a seat number."""
+    text = connection.query_params.get("seat")
+    if text is None:
+        return None
+    if not text.isdigit():
+        raise ApiError(400, f"invalid seat {text!r}: expected a seat number")
+    return int(text)
+
+
+def held_seats(session: GameSession, cookies: Mapping[Player, str]) -> list[Player]:
+    """The seats whose cookie holds that seat's token (stale cookies left out)."""
+    return sorted(seat for seat, token in cookies.items() if session.seat_holding(token) == seat)
+
+
+def stale_seats(session: GameSession, cookies: Mapping[Player, str]) -> list[Player]:
+    held = held_seats(session, cookies)
+    return sorted(seat for seat in cookies if seat not in held)
+
+
+def reading_seat(session: GameSession, credentials: Credentials) -> Player | None:
+    """Whose document a read gets: a seat, or ``None`` for a spectator."""
+    if credentials.token is not None:
+        return session.seat_of(credentials.token)
+    held = held_seats(session, credentials.cookies)
+    if credentials.choice is not None:
+        return _chosen(held, credentials.choice)
+    to_move = session.snapshot.seat_to_move()
+    if to_move in held:
+        return to_move
+    return held[0] if held else None
+
+
+def acting_seat(session: GameSession, credentials: Credentials) -> Player:
+    """The seat a move is played for; 401 without a token or a seat cookie."""
+    seat = reading_seat(session, credentials)
+    if seat is None:
+        raise ApiError(401, "a seat token is required (Authorization: Bearer <token>)")
+    return seat
+
+
+def require_seat(session: GameSession, credentials: Credentials, seat: Player) -> Player:
+    """``seat``, once the request proves it holds it (401 no or foreign token, 403 another seat)."""
+    if credentials.token is not None:
+        held, who = [session.seat_of(credentials.token)], "this token holds"
+    else:
+        held, who = held_seats(session, credentials.cookies), "this browser holds"
+        if not held:
+            raise ApiError(401, "a seat token is required (Authorization: Bearer <token>)")
+    if seat not in held:
+        holds = ", ".join(str(number) for number in held)
+        raise ApiError(403, f"{who} seat {holds}, not seat {seat}")
+    return seat
+
+
+def _chosen(held: list[Player], choice: Player) -> Player:
+    if choice not in held:
+        raise ApiError(401, f"this browser holds no token of seat {choice} (open its invite link)")
+    return choice
+
+
+def set_seat_cookie(response: Response, connection: HTTPConnection, game_id: str, seat: Player,
+                    token: str) -> None:
+    response.set_cookie(
+        cookie_name(seat),
+        token,
+        max_age=COOKIE_MAX_AGE_S,
+        path=cookie_path(game_id),
+        secure=connection.url.scheme in ("https", "wss"),
+        httponly=True,
+        samesite="strict",
+    )
+
+
+def expire_seat_cookie(response: Response, connection: HTTPConnection, game_id: str, seat: Player) -> None:
+    response.delete_cookie(
+        cookie_name(seat),
+        path=cookie_path(game_id),
+        secure=connection.url.scheme in ("https", "wss"),
+        httponly=True,
+        samesite="strict",
+    )
