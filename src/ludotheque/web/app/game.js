@@ -63,10 +63,16 @@ async function start() {
     if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
     throw error;
   }
-  page.live = new LiveGame(page.id, onDocument, (up) => showMessage(up ? "" : t("game.connection")));
+  page.live = new LiveGame(page.id, onDocument, onConnection);
   // The invite link's seat; otherwise the server's choice: the held seat to move, or the first.
   page.live.connect(seat);
   wireControls();
+}
+
+/** Say when the connection is lost; clear only that message when it is back. */
+function onConnection(up) {
+  if (!up) showMessage(t("game.connection"));
+  else if ($("#message").textContent === t("game.connection")) showMessage("");
 }
 
 /** An invite link (`?token=`): the server keeps its token in a cookie; returns its seat. */
@@ -237,7 +243,10 @@ function renderChoices() {
   const next = page.picker.next();
   const buttons = next.filter((choice) => choice.key === null);
   const complete = page.picker.complete();
-  if (page.picker.chosen.length === 0 && buttons.length === 0) {
+  // The board may say what this step asks (Imbrication: where to place, which piece acts...).
+  const prompt = page.board.prompt?.(page.doc.view, page.picker.chosen, { complete, lang });
+  if (prompt) bar.append(el("p", { class: "hint board-prompt" }, prompt));
+  else if (page.picker.chosen.length === 0 && buttons.length === 0) {
     bar.append(el("p", { class: "hint" }, t("game.selectHint")));
   }
   if (buttons.length > 0 || complete) bar.append(el("span", { class: "prompt" }, t("game.chooseNext")));
@@ -261,7 +270,7 @@ function renderChoices() {
   if (page.board.randomChoice?.(page.doc.view) && page.picker.chosen.length === 0) {
     bar.append(el("button", { type: "button", class: "secondary", onclick: randomSetup }, t("game.randomSetup")));
   }
-  if (page.picker.chosen.length > 0) {
+  if (page.picker.hasSelection) {
     bar.append(el("button", { type: "button", class: "secondary", onclick: cancelSelection }, t("game.cancel")));
   }
 }
@@ -383,7 +392,7 @@ function renderMoves(doc) {
 function renderInvites(doc) {
   const panel = $("#invites-panel");
   // Open seats: a join link anyone may use (no secret). Seats this browser created for people:
-  // their token link, kept from the creation (see keepInvites), until someone else takes them.
+  // their token link, kept from the creation (see keepInvites).
   const open = readSeats(doc).filter((seat) => seat.kind === "open")
     .map((seat) => ({ seat: seat.seat, url: `/play/${encodeURIComponent(page.id)}?join=${seat.seat}` }));
   const given = page.invites.filter((entry) => entry.seat !== mySeat() && !open.some((o) => o.seat === entry.seat));
@@ -447,7 +456,7 @@ function clickKey(key) {
       ...choices.map((choice) => el("button", { type: "button", class: "choice", "data-token": choice.token,
         onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang))));
     bar.querySelector("button")?.focus();
-  } else if (page.picker.chosen.length > 0 && page.board.keyOf(page.picker.chosen.at(-1)) === key) {
+  } else if (page.picker.hasSelection && page.board.keyOf(page.picker.chosen.at(-1)) === key) {
     page.picker.back();
     renderBoard();
     renderChoices();
@@ -468,7 +477,7 @@ function chooseToken(token) {
 }
 
 function cancelSelection() {
-  if (!page.picker || page.picker.chosen.length === 0) return;
+  if (!page.picker || !page.picker.hasSelection) return;
   page.picker.reset();
   renderBoard();
   renderChoices();
@@ -532,7 +541,7 @@ async function seatAction(action) {
  * the page moves to the new game; the server keeps the new seats in cookies.
  */
 async function rematch(seat) {
-  const seats = [seat, ...[...page.held].filter((other) => other !== seat).sort()];
+  const seats = [seat, ...[...page.held].filter((other) => other !== seat).sort((a, b) => a - b)];
   let newId = null;
   for (const held of seats) {
     try {

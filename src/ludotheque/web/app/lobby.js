@@ -3,7 +3,7 @@
  * create-game form, open games to join and games in progress to watch.
  */
 
-import { api, tokenStore } from "./api.js";
+import { api, gamePath, inviteHandoff } from "./api.js";
 import { el } from "./dom.js";
 import { currentLanguage, pick, translatePage } from "./i18n.js";
 
@@ -123,13 +123,13 @@ function readClock(form) {
 async function createGame(form) {
   const players = Number(form.elements.players.value);
   const seats = [...form.querySelectorAll("#form-seats select")].map((select) => select.value);
-  const created = await api("POST", "/api/games", {
+  // `?cookie=1`: the server keeps this browser's seat tokens in HttpOnly cookies.
+  const created = await api("POST", "/api/games?cookie=1", {
     body: { game: form.elements.game.value, variant: form.elements.variant.value, players, seats, clock: readClock(form) },
   });
-  for (const entry of created.seats ?? []) if (entry.token) tokenStore.add(created.id, entry.token);
-  localStorage.setItem(`ludotheque.invites.${created.id}`, JSON.stringify(
-    (created.seats ?? []).filter((entry) => entry.url).map((entry) => ({ seat: entry.seat, url: entry.url, token: Boolean(entry.token) })),
-  ));
+  // The token links of the human seats, to hand out from the game page (never stored here).
+  inviteHandoff.give(created.id, (created.seats ?? []).filter((entry) => entry.token && entry.url)
+    .map((entry) => ({ seat: entry.seat, url: entry.url })));
   location.assign(`/play/${encodeURIComponent(created.id)}`);
 }
 
@@ -178,7 +178,6 @@ function fillList(list, games, isOpen) {
 
 async function join(gameId, seat) {
   const name = localStorage.getItem("ludotheque.name") || (lang === "fr" ? "Invité" : "Guest");
-  const answer = await api("POST", `/api/games/${encodeURIComponent(gameId)}/seats/${seat}/join`, { body: { name } });
-  if (answer.token) tokenStore.add(gameId, answer.token);
+  await api("POST", `${gamePath(gameId)}/seats/${seat}/join?cookie=1`, { body: { name } });
   location.assign(`/play/${encodeURIComponent(gameId)}`);
 }

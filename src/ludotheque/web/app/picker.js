@@ -9,6 +9,10 @@
  * move and nothing extends them, that move is played; when something does (a capture chain that
  * may go on), "stop here" is offered beside the extensions.
  *
+ * A board that sets `autoSelect` has the clicks every legal move starts with made for the
+ * player (Imbrication, rounds 1–3: the piece just placed is the only one that may act), as long
+ * as they do not finish a move: the page then shows the next real choice at once.
+ *
  * >>> const picker = new MovePicker(board); picker.setLegal(["1a1", "1b1-2a1"]);
  * >>> picker.choose("1b1"); picker.next().map(c => c.token)   // ["-2a1"]
  */
@@ -18,20 +22,27 @@ export class MovePicker {
     this.board = board;
     this.entries = [];
     this.chosen = [];
+    this.forced = [];
   }
 
   /** New legal move texts (and the view they belong to): forget the current selection. */
   setLegal(texts, view = null) {
     this.entries = texts.map((text) => ({ text, paths: this.board.paths(text, view) }));
-    this.chosen = [];
+    this.forced = this.board.autoSelect ? forcedPrefix(this.entries.flatMap((entry) => entry.paths)) : [];
+    this.chosen = [...this.forced];
   }
 
   reset() {
-    this.chosen = [];
+    this.chosen = [...this.forced];
   }
 
   back() {
-    this.chosen.pop();
+    if (this.chosen.length > this.forced.length) this.chosen.pop();
+  }
+
+  /** Whether the player chose something that "cancel" or "back" can undo. */
+  get hasSelection() {
+    return this.chosen.length > this.forced.length;
   }
 
   get isActive() {
@@ -86,4 +97,18 @@ export class MovePicker {
   choicesAt(key) {
     return this.next().filter((choice) => choice.key === key);
   }
+}
+
+/** The tokens every path starts with, short of finishing any of them. */
+export function forcedPrefix(paths) {
+  if (paths.length === 0) return [];
+  const shortest = Math.min(...paths.map((path) => path.length));
+  const prefix = [];
+  // Stop one token before the shortest path ends: choosing it would already name a move.
+  for (let depth = 0; depth < shortest - 1; depth += 1) {
+    const token = paths[0][depth];
+    if (!paths.every((path) => path[depth] === token)) break;
+    prefix.push(token);
+  }
+  return prefix;
 }

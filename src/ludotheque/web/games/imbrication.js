@@ -2,17 +2,22 @@
  * Imbrication board: the 8×8 board with light and dark pieces, territories shaded by owner,
  * and the round's line of nine action tiles (played, pending, known or face down).
  *
- * Clicks: a cell to place a piece; then, once the tile is revealed, the piece to act and its
- * landing cells one hop at a time ("stop here" ends a capture chain that could go on).
+ * Clicks: a cell to place a piece (a small dot marks each legal cell, a cross each empty cell
+ * where placing is forbidden); then, once the tile is revealed, the piece to act (chosen for
+ * the player when only the piece just placed may act) and its landing cells one hop at a time,
+ * each shown by a line from the piece ("stop here" ends a capture chain that could go on).
+ * `prompt` says in words what the current step asks.
  * With the "memory" option, tiles not yet played are shown face down even when known.
  * Same interface as every module under `games/`.
  */
 
 import { svg } from "../app/dom.js";
-import { boardRoot, cellOfToken, label, mark, ring } from "../app/boardkit.js";
+import { boardRoot, cellOfToken, label, mark } from "../app/boardkit.js";
 
 export const id = "imbrication";
 export const hasMemoryMode = true;
+// Rounds 1–3: only the piece just placed plays the tile, so the page chooses it (picker.js).
+export const autoSelect = true;
 
 const C = 58;
 const PAD = 28;
@@ -35,12 +40,18 @@ const WORDS = {
     territory: "territoire", to: "vers", capture: "prise en", round: "Tour", tile: "Tuile à jouer",
     unknown: "tuile cachée", played: "jouée", pending: "en cours", removed: "pion retiré",
     territories: "Territoires", pieces: "Pions sur le plateau", openings: "Poses d'ouverture",
-    tiles: "Tuiles jouées ce tour", line: "Ligne de tuiles du tour", board: "Plateau d'Imbrication", none: "—" },
+    tiles: "Tuiles jouées ce tour", line: "Ligne de tuiles du tour", board: "Plateau d'Imbrication", none: "—",
+    forbidden: "pose interdite", placeHint: "Posez un pion : cliquez une case marquée d'un point (× : pose interdite).",
+    pickHint: "{tile} : cliquez le pion qui joue la tuile.", landHint: "{tile} : cliquez où va le pion de {cell}.",
+    againHint: "{tile} : prenez encore depuis {cell}, ou arrêtez ici." },
   en: { seats: ["Light", "Dark"], piece: ["light piece", "dark piece"], empty: "empty cell",
     territory: "territory", to: "to", capture: "capture landing on", round: "Round", tile: "Tile to play",
     unknown: "face-down tile", played: "played", pending: "pending", removed: "piece removed",
     territories: "Territories", pieces: "Pieces on the board", openings: "Opening placements",
-    tiles: "Tiles played this round", line: "Tile line of the round", board: "Imbrication board", none: "—" },
+    tiles: "Tiles played this round", line: "Tile line of the round", board: "Imbrication board", none: "—",
+    forbidden: "placement forbidden", placeHint: "Place a piece: click a cell with a dot (×: placement forbidden).",
+    pickHint: "{tile}: click the piece that plays the tile.", landHint: "{tile}: click where the piece on {cell} lands.",
+    againHint: "{tile}: capture again from {cell}, or stop here." },
 };
 const words = (lang) => WORDS[lang] || WORDS.en;
 const tileName = (tile, lang) => (TILE_NAMES[lang] || TILE_NAMES.en)[tile] ?? tile;
@@ -64,6 +75,20 @@ export function labelOf(token, lang) {
   if (token.startsWith("-")) return `${w.to} ${token.slice(1)}`;
   if (token.startsWith("x")) return `${w.capture} ${token.slice(1)}`;
   return token;
+}
+
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
+const isPlacing = (view) => view.phase === "opening" || view.phase === "place";
+
+/** What the current step asks, in words (shown above the move form). */
+export function prompt(view, chosen, { complete = null, lang = "en" } = {}) {
+  const w = words(lang);
+  if (isPlacing(view)) return w.placeHint;
+  if (view.phase !== "act") return null;
+  const tile = view.current_tile ? tileName(view.current_tile, lang) : "";
+  if (chosen.length === 0) return fill(w.pickHint, { tile });
+  const cell = cellOfToken(chosen.at(-1));
+  return fill(complete ? w.againHint : w.landHint, { tile, cell });
 }
 
 function centre(file, rank) {
@@ -96,9 +121,13 @@ export function render(view, marks, lang) {
   const territory = new Map();
   (view.territories ?? []).forEach((regions, owner) => regions.flat().forEach((cell) => territory.set(cell, owner)));
   const cells = pending(view, marks.tokens);
+  // What a highlighted cell means: a place to put a piece, a piece to act, or a landing.
+  const style = isPlacing(view) ? "place" : marks.tokens.length > 0 ? "land" : "piece";
+  const context = { cells, territory, marks, w, style, isMover: marks.targets.size > 0 };
   for (let rank = 0; rank < 8; rank += 1) {
-    for (let file = 0; file < 8; file += 1) boardGroup.append(cellElement(file, rank, cells, territory, marks, w));
+    for (let file = 0; file < 8; file += 1) boardGroup.append(cellElement(file, rank, context));
   }
+  if (style === "land") boardGroup.append(landingPaths(marks));
   for (let i = 0; i < 8; i += 1) {
     boardGroup.append(label(PAD + i * C + C / 2, PAD + 8 * C + 16, FILES[i], "coord", 12));
     boardGroup.append(label(PAD - 16, PAD + (7 - i) * C + C / 2, String(i + 1), "coord", 12));
@@ -107,13 +136,18 @@ export function render(view, marks, lang) {
   return root;
 }
 
-function cellElement(file, rank, cells, territory, marks, w) {
+function cellElement(file, rank, { cells, territory, marks, w, style, isMover }) {
   const name = `${FILES[file]}${rank + 1}`;
   const { x, y } = centre(file, rank);
   const group = svg("g", {});
   const owner = territory.get(name);
   group.append(svg("rect", { x: x - C / 2, y: y - C / 2, width: C, height: C,
     class: `imb-cell ${(file + rank) % 2 ? "odd" : "even"}${owner !== undefined ? ` territory-${owner}` : ""}` }));
+  // The last move: a square on the cell (a dot would read as a dark piece's mark).
+  if (marks.lastKeys.has(name)) {
+    group.append(svg("rect", { x: x - C / 2 + 3, y: y - C / 2 + 3, width: C - 6, height: C - 6, rx: 6,
+      class: "ring-last-square" }));
+  }
   const piece = cells[name];
   let text = `${name}: `;
   if (piece === 0 || piece === 1) {
@@ -128,9 +162,35 @@ function cellElement(file, rank, cells, territory, marks, w) {
       text += `, ${w.territory} ${w.seats[owner]}`;
     }
   }
-  const extra = ring(x, y, C * 0.42, marks, name);
-  if (extra) group.append(extra);
+  if (marks.chosenKeys.has(name)) {
+    group.append(svg("circle", { cx: x, cy: y, r: C * 0.42, class: "ring-chosen" }));
+  } else if (marks.targets.has(name)) {
+    group.append(...targetMarks(x, y, style));
+  } else if (style === "place" && isMover && piece !== 0 && piece !== 1) {
+    // An empty cell the mover may not place on (both neighbours of a line are the opponent's).
+    group.append(label(x, y, "×", "imb-forbidden", 20));
+    text += `, ${w.forbidden}`;
+  }
   return mark(group, name, text, marks);
+}
+
+/** A piece to act gets a ring; a cell to place on or land on, a dot (a ring when pointed at). */
+function targetMarks(x, y, style) {
+  if (style === "piece") return [svg("circle", { cx: x, cy: y, r: C * 0.42, class: "ring-target" })];
+  const dot = svg("circle", { cx: x, cy: y, r: style === "land" ? C * 0.17 : C * 0.1, class: `imb-spot ${style}` });
+  return [svg("circle", { cx: x, cy: y, r: C * 0.42, class: "imb-hover-ring" }), dot];
+}
+
+/** Lines from the moving piece to each landing cell (over a captured piece for a capture). */
+function landingPaths(marks) {
+  const group = svg("g", { class: "imb-paths", "aria-hidden": "true" });
+  const from = cellOfToken(marks.tokens.at(-1));
+  const start = centre(FILES.indexOf(from[0]), Number(from[1]) - 1);
+  for (const key of marks.targets) {
+    const end = centre(FILES.indexOf(key[0]), Number(key[1]) - 1);
+    group.append(svg("line", { x1: start.x, y1: start.y, x2: end.x, y2: end.y, class: "imb-path" }));
+  }
+  return group;
 }
 
 function tileLine(view, memory, lang, width) {
