@@ -1,7 +1,9 @@
-"""Every error of DESIGN's Web API: its status, its ``{"error": ...}`` body, and no change."""
+"""Every error of DESIGN's Web API, as one table: the request, its status, words of its
+``{"error": ...}`` body; and after each, nothing changed (the game and the lobby read alike)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -9,155 +11,134 @@ from fastapi.testclient import TestClient
 
 from .helpers import bearer, create, tokens
 
-
-def snapshot(client: TestClient, game_id: str) -> dict[str, Any]:
-    doc = dict(client.get(f"/api/games/{game_id}").json())
-    doc.pop("clock")  # the running clock is the only thing that moves by itself
-    return doc
+HUGE = b'{"move": "' + b"x" * (70 * 1024) + b'"}'
 
 
-def assert_error(answer: Any, status: int, words: str) -> None:
-    assert answer.status_code == status, answer.text
-    body = answer.json()
-    assert list(body) == ["error"] and words in body["error"]
+@dataclass(frozen=True)
+class Case:
+    """One refused request. ``{game}`` in the path is the game's id; ``seat`` says whose token
+    goes in the Authorization header: a seat of the game, ``"foreign"`` (another game's seat 1),
+    ``"forged"``, ``"basic"`` (not a Bearer header) or nobody; ``body`` is JSON, or bytes sent
+    as they are; ``state`` is the game's: ``playing`` (after 1a1), ``over`` or ``waiting``."""
+
+    method: str
+    path: str
+    status: int
+    words: str
+    seat: int | str | None = None
+    body: Any = None
+    state: str = "playing"
+
+
+TWO = ["human", "human"]
+MOVES = "/api/games/{game}/moves"
+
+
+def bad_create(body: Any, words: str) -> Case:
+    return Case("POST", "/api/games", 400, words, body=body)
+
+
+def bad_move(status: int, words: str, body: Any, seat: int | str | None = None, state: str = "playing"
+             ) -> Case:
+    return Case("POST", MOVES, status, words, seat=seat, body=body, state=state)
+
+
+CASES = {
+    # 400: unknown game, variant or player count; bad seats or clock; not JSON; not notation.
+    "unknown game": bad_create({"game": "chess", "seats": TWO}, "unknown game"),
+    "unknown variant": bad_create({"game": "pylos", "variant": "giant", "seats": TWO}, "unknown variant"),
+    "player count": bad_create({"game": "pylos", "players": 3, "seats": ["human"] * 3}, "players"),
+    "seat count": bad_create({"game": "pylos", "seats": ["human"]}, "1 seats given for 2"),
+    "unknown seat kind": bad_create({"game": "pylos", "seats": ["human", "robot"]}, "invalid seat 'robot'"),
+    "unknown bot level": bad_create({"game": "pylos", "seats": ["human", "bot:x"]}, "unknown bot level"),
+    "unknown clock": bad_create({"game": "pylos", "seats": TWO, "clock": {"type": "sand"}}, "clock"),
+    "clock field": bad_create({"game": "pylos", "seats": TWO, "clock": {"type": "fischer"}}, "minutes"),
+    "no game": bad_create({"seats": TWO}, "game"),
+    "seats not a list": bad_create({"game": "pylos", "seats": "human"}, "seats"),
+    "body not an object": bad_create([1, 2], "body"),
+    "create not JSON": bad_create(b"nope", "not JSON"),
+    "move not JSON": bad_move(400, "not JSON", b"{move", seat=1),
+    "not notation": bad_move(400, "'9z9!'", {"move": "9z9!"}, seat=1),
+    "seat not a number": Case("POST", "/api/games/{game}/seats/one/resign", 400, "seat", seat=0),
+    "move not text": bad_move(400, "move", {"move": 5}, seat=1),
+    "ply not a number": bad_move(400, "ply", {"move": "1b1", "ply": "x"}, seat=1),
+    # 401: no token, or a token that is not one of this game's (on reads too).
+    "move without token": bad_move(401, "token", {"move": "1b1"}),
+    "foreign token": bad_move(401, "no seat", {"move": "1b1"}, seat="foreign"),
+    "forged token read": Case("GET", "/api/games/{game}", 401, "no seat", seat="forged"),
+    "not a Bearer header": Case("GET", "/api/games/{game}", 401, "Bearer", seat="basic"),
+    "forged token record": Case("GET", "/api/games/{game}/record", 401, "no seat", seat="forged"),
+    "resign without token": Case("POST", "/api/games/{game}/seats/0/resign", 401, "token"),
+    # 403: a seat's token on another seat's endpoint.
+    **{
+        f"{action} for another seat": Case("POST", f"/api/games/{{game}}/seats/1/{action}", 403,
+                                           "seat 0, not seat 1", seat=0)
+        for action in ("resign", "draw", "takeback", "rematch")
+    },
+    # 404: unknown game, seat or path.
+    "unknown game read": Case("GET", "/api/games/nothing", 404, "no game 'nothing'"),
+    "unknown game move": Case("POST", "/api/games/nothing/moves", 404, "no game", "forged", {"move": "1a1"}),
+    "unknown game record": Case("GET", "/api/games/nothing/record", 404, "no game"),
+    "unknown game join": Case("POST", "/api/games/nothing/seats/0/join", 404, "no game", body={}),
+    "unknown seat": Case("POST", "/api/games/{game}/seats/5/join", 404, "no seat 5", body={}),
+    "unknown path": Case("GET", "/api/nowhere", 404, "Not Found"),
+    # 409: illegal, out of turn, stale ply, game over, game not started.
+    "illegal move": bad_move(409, "'1a1' is not legal", {"move": "1a1"}, seat=1),
+    "out of turn": bad_move(409, "not your turn", {"move": "1b1"}, seat=0),
+    "stale ply": bad_move(409, "stale ply 0", {"move": "1b1", "ply": 0}, seat=1),
+    "game over": bad_move(409, "over", {"move": "1b1"}, seat=1, state="over"),
+    "not started": bad_move(409, "not started", {"move": "1a1"}, seat=0, state="waiting"),
+    # 413: a body over 64 KiB.
+    "huge move": bad_move(413, "64", HUGE, seat=1),
+    "huge create": Case("POST", "/api/games", 413, "64", body=HUGE),
+}
 
 
 @pytest.fixture
-def game(client: TestClient) -> dict[str, Any]:
+def other(client: TestClient) -> dict[str, Any]:
+    return create(client)
+
+
+def prepared(client: TestClient, state: str) -> dict[str, Any]:
+    """A Pylos game in ``state``: ``playing`` (1a1 played), ``over`` (seat 0 resigned), ``waiting``."""
+    if state == "waiting":
+        return create(client, seats=["human", "open"])
     created = create(client)
     client.post(f"/api/games/{created['id']}/moves", json={"move": "1a1"}, headers=bearer(tokens(created)[0]))
+    if state == "over":
+        client.post(f"/api/games/{created['id']}/seats/0/resign", headers=bearer(tokens(created)[0]))
     return created
 
 
-@pytest.mark.parametrize(
-    ("body", "words"),
-    [
-        ({"game": "chess", "seats": ["human", "human"]}, "unknown game"),
-        ({"game": "pylos", "variant": "giant", "seats": ["human", "human"]}, "unknown variant"),
-        ({"game": "pylos", "players": 3, "seats": ["human"] * 3}, "players"),
-        ({"game": "pylos", "seats": ["human"]}, "1 seats given for 2"),
-        ({"game": "pylos", "seats": ["human", "robot"]}, "invalid seat 'robot'"),
-        ({"game": "pylos", "seats": ["human", "bot:godlike"]}, "unknown bot level"),
-        ({"game": "pylos", "seats": ["human", "human"], "clock": {"type": "sand"}}, "clock"),
-        ({"game": "pylos", "seats": ["human", "human"], "clock": {"type": "fischer"}}, "minutes"),
-        ({"seats": ["human", "human"]}, "game"),
-        ({"game": "pylos", "seats": "human"}, "seats"),
-        ([1, 2], "body"),
-    ],
-)
-def test_create_refuses_bad_games_with_400(client: TestClient, body: Any, words: str) -> None:
-    assert_error(client.post("/api/games", json=body), 400, words)
-    assert client.get("/api/games").json()["games"] == []
+def headers_for(case: Case, game: dict[str, Any], other: dict[str, Any]) -> dict[str, str]:
+    if isinstance(case.seat, int):
+        return bearer(tokens(game)[case.seat])
+    return {
+        None: {},
+        "foreign": bearer(tokens(other)[1]),
+        "forged": bearer("forged"),
+        "basic": {"Authorization": "Basic abc"},
+    }[case.seat]
 
 
-def test_body_not_json_is_400(client: TestClient, game: dict[str, Any]) -> None:
-    before = snapshot(client, game["id"])
-    answer = client.post(f"/api/games/{game['id']}/moves", content=b"{move", headers=bearer(tokens(game)[1]))
-    assert_error(answer, 400, "not JSON")
-    assert_error(client.post("/api/games", content=b"nope"), 400, "not JSON")
-    assert snapshot(client, game["id"]) == before
+def world(client: TestClient, game_id: str) -> tuple[Any, Any]:
+    """What a refused request must leave as it was: the game (but its running clock) and the lobby."""
+    doc = dict(client.get(f"/api/games/{game_id}").json())
+    doc.pop("clock")
+    return doc, client.get("/api/games").json()
 
 
-def test_text_not_notation_is_400(client: TestClient, game: dict[str, Any]) -> None:
-    before = snapshot(client, game["id"])
-    answer = client.post(
-        f"/api/games/{game['id']}/moves", json={"move": "9z9!"}, headers=bearer(tokens(game)[1])
-    )
-    assert_error(answer, 400, "'9z9!'")
-    assert snapshot(client, game["id"]) == before
-
-
-def test_bad_path_or_field_types_are_400_never_422(client: TestClient, game: dict[str, Any]) -> None:
-    answer = client.post(f"/api/games/{game['id']}/seats/one/resign", headers=bearer(tokens(game)[0]))
-    assert_error(answer, 400, "seat")
-    answer = client.post(f"/api/games/{game['id']}/moves", json={"move": 5}, headers=bearer(tokens(game)[1]))
-    assert_error(answer, 400, "move")
-    answer = client.post(
-        f"/api/games/{game['id']}/moves", json={"move": "1b1", "ply": "x"}, headers=bearer(tokens(game)[1])
-    )
-    assert_error(answer, 400, "ply")
-
-
-def test_missing_or_foreign_token_is_401(client: TestClient, game: dict[str, Any]) -> None:
-    other = create(client)
-    before = snapshot(client, game["id"])
-    url = f"/api/games/{game['id']}"
-    assert_error(client.post(f"{url}/moves", json={"move": "1b1"}), 401, "token")
-    assert_error(
-        client.post(f"{url}/moves", json={"move": "1b1"}, headers=bearer(tokens(other)[1])), 401, "no seat"
-    )
-    assert_error(client.get(url, headers=bearer("forged")), 401, "no seat")
-    assert_error(client.get(url, headers={"Authorization": "Basic abc"}), 401, "Bearer")
-    assert_error(client.get(f"{url}/record", headers=bearer("forged")), 401, "no seat")
-    assert_error(client.post(f"{url}/seats/0/resign"), 401, "token")
-    assert snapshot(client, game["id"]) == before
-
-
-def test_a_seat_token_on_another_seat_is_403(client: TestClient, game: dict[str, Any]) -> None:
-    before = snapshot(client, game["id"])
-    for action in ("resign", "draw", "takeback", "rematch"):
-        answer = client.post(f"/api/games/{game['id']}/seats/1/{action}", headers=bearer(tokens(game)[0]))
-        assert_error(answer, 403, "seat 0, not seat 1")
-    assert snapshot(client, game["id"]) == before
-
-
-def test_unknown_game_or_seat_is_404(client: TestClient, game: dict[str, Any]) -> None:
-    assert_error(client.get("/api/games/nothing"), 404, "no game 'nothing'")
-    assert_error(
-        client.post("/api/games/nothing/moves", json={"move": "1a1"}, headers=bearer("x")), 404, "no game"
-    )
-    assert_error(client.get("/api/games/nothing/record"), 404, "no game")
-    assert_error(client.post("/api/games/nothing/seats/0/join", json={}), 404, "no game")
-    assert_error(client.post(f"/api/games/{game['id']}/seats/5/join", json={}), 404, "no seat 5")
-    assert_error(client.get("/api/nowhere"), 404, "Not Found")
-
-
-def test_illegal_move_is_409(client: TestClient, game: dict[str, Any]) -> None:
-    before = snapshot(client, game["id"])
-    answer = client.post(
-        f"/api/games/{game['id']}/moves", json={"move": "1a1"}, headers=bearer(tokens(game)[1])
-    )
-    assert_error(answer, 409, "'1a1' is not legal")
-    assert snapshot(client, game["id"]) == before
-
-
-def test_out_of_turn_is_409(client: TestClient, game: dict[str, Any]) -> None:
-    before = snapshot(client, game["id"])
-    answer = client.post(
-        f"/api/games/{game['id']}/moves", json={"move": "1b1"}, headers=bearer(tokens(game)[0])
-    )
-    assert_error(answer, 409, "not your turn")
-    assert snapshot(client, game["id"]) == before
-
-
-def test_stale_ply_is_409(client: TestClient, game: dict[str, Any]) -> None:
-    before = snapshot(client, game["id"])
-    answer = client.post(
-        f"/api/games/{game['id']}/moves", json={"move": "1b1", "ply": 0}, headers=bearer(tokens(game)[1])
-    )
-    assert_error(answer, 409, "stale ply 0")
-    assert snapshot(client, game["id"]) == before
-
-
-def test_move_after_the_end_or_before_the_start_is_409(client: TestClient, game: dict[str, Any]) -> None:
-    client.post(f"/api/games/{game['id']}/seats/0/resign", headers=bearer(tokens(game)[0]))
-    before = snapshot(client, game["id"])
-    answer = client.post(
-        f"/api/games/{game['id']}/moves", json={"move": "1b1"}, headers=bearer(tokens(game)[1])
-    )
-    assert_error(answer, 409, "over")
-    assert snapshot(client, game["id"]) == before
-    waiting = create(client, seats=["human", "open"])
-    answer = client.post(
-        f"/api/games/{waiting['id']}/moves", json={"move": "1a1"}, headers=bearer(tokens(waiting)[0])
-    )
-    assert_error(answer, 409, "not started")
-
-
-def test_body_over_64_kib_is_413(client: TestClient, game: dict[str, Any]) -> None:
-    before = snapshot(client, game["id"])
-    huge = b'{"move": "' + b"x" * (70 * 1024) + b'"}'
-    answer = client.post(f"/api/games/{game['id']}/moves", content=huge, headers=bearer(tokens(game)[1]))
-    assert_error(answer, 413, "64")
-    assert_error(client.post("/api/games", content=huge), 413, "64")
-    assert snapshot(client, game["id"]) == before
+@pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
+def test_each_error_has_its_status_and_reason_and_changes_nothing(
+    client: TestClient, other: dict[str, Any], case: Case
+) -> None:
+    game = prepared(client, case.state)
+    before = world(client, game["id"])
+    body = {"content": case.body} if isinstance(case.body, bytes) else {"json": case.body}
+    if case.body is None:
+        body = {}
+    answer = client.request(case.method, case.path.format(game=game["id"]),
+                            headers=headers_for(case, game, other), **body)
+    assert answer.status_code == case.status, answer.text
+    assert list(answer.json()) == ["error"] and case.words in answer.json()["error"]
+    assert world(client, game["id"]) == before

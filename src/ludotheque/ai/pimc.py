@@ -24,7 +24,7 @@ from collections import Counter
 from ..core.contract import Game, State
 from .alphabeta import search
 from .base import Analysis, Bot, Evaluator, Progress, report
-from .evaluators import GainDetector
+from .evaluators import GainDetector, position_key
 
 
 class DeterminizedAlphaBetaBot(Bot):
@@ -69,13 +69,19 @@ class DeterminizedAlphaBetaBot(Bot):
         votes: Counter[str] = Counter()
         totals: dict[str, float] = dict.fromkeys(moves, 0.0)
         iterations = 0
+        # Once nothing is hidden any more (Imbrication after round 1) every sample is the same
+        # state: its search is made once and counts for each sample.
+        answers: dict[str, Analysis] = {}
         for k in range(self.samples):
             sample = state.determinize(player, rng) if self.game.has_hidden_information else state
-            answer = search(self, sample, rng)
+            key = position_key(sample)
+            if key not in answers:
+                answers[key] = search(self, sample, rng)
+                iterations += answers[key].iterations
+            answer = answers[key]
             text = str(answer.best_move)
             votes[text] += 1
             totals[text] += answer.value
-            iterations += answer.iterations
             report(progress, (k + 1) / self.samples)
         best = min(votes, key=lambda t: (-votes[t], -totals[t], order[t]))
         return Analysis(
