@@ -87,3 +87,16 @@ def test_same_screen_both_seats_from_the_lobby_and_after_a_reload(page: Page, ap
     expect(page.locator("#turn.my-turn")).to_contain_text("Your move (Dark)")
     assert document(api, game_id)["moves"] == ["1a1", "1d4", "1b1"]
     assert_no_token_readable(page, tokens)
+
+
+def test_tokens_left_in_local_storage_by_older_pages_become_cookies(page: Page, api: httpx.Client) -> None:
+    created = create(api, "pylos", ["human", "human"])
+    token = token_of(created, 1)
+    page.goto("/?lang=en")
+    page.wait_for_selector("body[data-ready]")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [f"ludotheque.tokens.{created['id']}", f'["{token}"]'])
+    open_seat(page, created["id"])
+    expect(page.locator("#turn")).to_contain_text("You play: Dark")
+    assert [cookie["name"] for cookie in seat_cookies(page.context)] == ["ludotheque_seat_1"]
+    assert_no_token_readable(page, [token])

@@ -2,9 +2,9 @@
 
 Budgets are depths, node counts and iterations, never wall time, so a level plays the same on
 every machine and a seed reproduces its games; the time a level takes per move is measured by
-``ludotheque bench GAME --bots easy,medium,hard``. A game with no row of its own uses the row of its *kind*, derived
-from its declared facts: two players and perfect information (alpha-beta), more players
-(MCTS), hidden information (information-set MCTS).
+``ludotheque bench GAME --bots easy,medium,hard``. A game with no row of its own uses the row of
+its *kind*, derived from its declared facts: two players and perfect information (alpha-beta),
+more players (MCTS), hidden information (information-set MCTS).
 
 >>> import ludotheque
 >>> spec = level_for(ludotheque.load("pylos"), "hard")
