@@ -36,7 +36,7 @@ def test_a_draw_offered_and_accepted_then_a_rematch(new_context: Any, api: httpx
     for player in (alice, bob):
         expect(player.locator("#result")).to_be_visible()
         expect(player.locator("#result")).to_contain_text("Draw")
-        expect(player.locator("#result")).to_contain_text("agreement")
+        expect(player.locator("#result")).to_contain_text("(draw agreed)")  # the reason, in words
         expect(player.locator("#turn")).to_contain_text("Game over")
     assert document(api, game_id)["result"]["winners"] == []
 

@@ -192,9 +192,16 @@ function renderResult(doc) {
   banner.replaceChildren(
     el("strong", {}, headline),
     score ? el("span", {}, ` · ${t("game.score", { score })}`) : "",
-    result.reason ? el("span", { class: "muted" }, ` ${t("game.reason", { reason: result.reason })}`) : "",
+    result.reason ? el("span", { class: "muted" }, ` ${t("game.reason", { reason: reasonText(result.reason) })}`) : "",
   );
   banner.classList.toggle("win", winners.includes(mySeat()));
+}
+
+/** A result's reason in the page language (an unknown reason shows as the engine names it). */
+function reasonText(reason) {
+  const key = `reason.${reason}`;
+  const label = t(key);
+  return label === key ? reason : label;
 }
 
 function currentView() {
