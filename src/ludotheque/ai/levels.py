@@ -87,19 +87,22 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
         "hard": LevelSpec("alphabeta", {"depth": 6, "nodes": 6_000},
                           description="alpha-beta, up to 6 plies within 6,000 positions"),
     },
-    # Imbrication hides only tile orders, from both players, and offers up to 60 placements a
-    # turn: information-set MCTS with its evaluator barely improves with iterations there (600
-    # against 100: 2 wins in 13), so the levels vote over determinized alpha-beta, searching to
-    # even depths (a turn is two moves of one player: a placement, then its action).
+    # Imbrication hides only tile orders, from both players (and only in round 1), and offers up
+    # to 60 placements a turn: information-set MCTS with its evaluator barely improves with
+    # iterations there, so the levels vote over determinized alpha-beta (a determinization is
+    # searched once when samples coincide, as they do from round 2). A turn is two moves of one
+    # player, a placement then its action, so searches deepen a whole turn at a time. Measured
+    # (10-game probes): 4 plies (the opponent's reply turn included) beat 1 ply 85% and 2 plies
+    # barely beat 1 (62%); 3 samples and 40,000 positions beat 1 sample and 4,000 positions 75%.
     ("imbrication", 2): {
-        "easy": LevelSpec("pimc", {"samples": 1, "depth": 1},
-                          description="the best placement by the evaluator, one determinization"),
-        "medium": LevelSpec("pimc", {"samples": 2, "depth": 2},
-                            description="alpha-beta on 2 determinizations, one whole turn (2 plies)"),
-        # Measured: 4 plies (4 samples, 8,000 positions) won only 1 game in 6 against medium,
-        # so hard stays on one whole turn and votes over more determinizations.
-        "hard": LevelSpec("pimc", {"samples": 6, "depth": 2},
-                          description="alpha-beta on 6 determinizations, one whole turn (2 plies)"),
+        "easy": LevelSpec("pimc", {"samples": 1, "depth": 1, "margin": 0.05},
+                          description="the placement the evaluator likes, or one close to it"),
+        "medium": LevelSpec("pimc", {"samples": 1, "depth": 4, "nodes": 4_000, "depth_step": 2},
+                            description="alpha-beta over two whole turns within 4,000 positions "
+                                        "(one turn when that overruns), one determinization"),
+        "hard": LevelSpec("pimc", {"samples": 3, "depth": 4, "nodes": 40_000, "depth_step": 2},
+                          description="alpha-beta over two whole turns within 40,000 positions, "
+                                      "voting over 3 determinizations"),
     },
     # Plimil's determinize rebuilds hidden stems and blocks (about 5 ms): 64 samples, reused.
     ("plimil", 2): {
