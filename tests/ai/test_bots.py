@@ -170,3 +170,27 @@ def test_a_depth_step_makes_every_completed_search_end_on_a_whole_turn() -> None
         assert bot.analyse(state).depth in (0, 2, 4)
     unbounded = AlphaBetaBot(PYLOS, rng=random.Random(0), evaluate=evaluate, depth=4, depth_step=2)
     assert unbounded.analyse(state).depth == 4
+
+
+def test_determinized_alphabeta_searches_a_state_once_when_nothing_is_hidden() -> None:
+    # From round 4 of Imbrication every tile order is known: the samples coincide.
+    game = ludotheque.load("imbrication")
+    rows = ["........"] * 3 + ["...D....", "..DLD...", "........", "...L....", "........"]
+    state = game.position(rows, round=4, drawn=1)
+    assert state.determinize(0, random.Random(1)).to_json() == state.to_json()
+    evaluate = ai.evaluator_for(game)
+    one = DeterminizedAlphaBetaBot(game, rng=random.Random(0), evaluate=evaluate, samples=1, depth=2)
+    three = DeterminizedAlphaBetaBot(game, rng=random.Random(0), evaluate=evaluate, samples=3, depth=2)
+    single, voted = one.analyse(state), three.analyse(state)
+    assert voted.iterations == single.iterations  # one search, not three
+    assert voted.visits == {str(voted.best_move): 3}
+
+
+def test_imbrication_medium_and_hard_search_two_whole_turns() -> None:
+    game = ludotheque.load("imbrication")
+    rows = ["........"] * 3 + ["...D....", "..DLD...", "........", "...L....", "........"]
+    state = game.position(rows, round=2, drawn=1)
+    for level in ("medium", "hard"):
+        analysis = ai.bot(level, game, seed=0).analyse(state)
+        assert analysis.depth == 4 and len(analysis.principal_variation) >= 1
+    assert ai.bot("easy", game, seed=0).analyse(state).depth == 1

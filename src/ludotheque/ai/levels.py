@@ -87,13 +87,14 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
         "hard": LevelSpec("alphabeta", {"depth": 6, "nodes": 6_000},
                           description="alpha-beta, up to 6 plies within 6,000 positions"),
     },
-    # Imbrication hides only tile orders, from both players (and only in round 1), and offers up
-    # to 60 placements a turn: information-set MCTS with its evaluator barely improves with
-    # iterations there, so the levels vote over determinized alpha-beta (a determinization is
-    # searched once when samples coincide, as they do from round 2). A turn is two moves of one
-    # player, a placement then its action, so searches deepen a whole turn at a time. Measured
-    # (10-game probes): 4 plies (the opponent's reply turn included) beat 1 ply 85% and 2 plies
-    # barely beat 1 (62%); 3 samples and 40,000 positions beat 1 sample and 4,000 positions 75%.
+    # Imbrication hides only tile orders, from both players (round 1's, then round 4's until
+    # round 3 ends), and offers up to 60 placements a turn: information-set MCTS with its
+    # evaluator barely improves with iterations there, so the levels vote over determinized
+    # alpha-beta (a determinization is searched once when samples coincide, as they do from
+    # round 4). A turn is two moves of one player, a placement then its action, so searches
+    # deepen a whole turn at a time. Measured (10-game probes): 4 plies (the opponent's reply
+    # turn included) beat 1 ply 85% and 2 plies barely beat 1 (62%); 3 samples and 40,000
+    # positions beat 1 sample and 4,000 positions 75%.
     ("imbrication", 2): {
         "easy": LevelSpec("pimc", {"samples": 1, "depth": 1, "margin": 0.05},
                           description="the placement the evaluator likes, or one close to it"),

@@ -69,7 +69,7 @@ class DeterminizedAlphaBetaBot(Bot):
         votes: Counter[str] = Counter()
         totals: dict[str, float] = dict.fromkeys(moves, 0.0)
         iterations = 0
-        # Once nothing is hidden any more (Imbrication after round 1) every sample is the same
+        # Once nothing is hidden any more (Imbrication from round 4) every sample is the same
         # state: its search is made once and counts for each sample.
         answers: dict[str, Analysis] = {}
         for k in range(self.samples):
