@@ -69,17 +69,6 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
         "hard": LevelSpec("ismcts", {"iterations": 3000}, "heuristic",
                           "information-set MCTS, 3,000 determinized iterations"),
     },
-    # Three-player Ex*Pion: one player holds North and South against an East-West team of two.
-    # Between medium and the default hard the lone side won 39 of 40 games whoever held it, so
-    # hard searches four times longer, to win with the team too.
-    ("expion", 3): {
-        "easy": LevelSpec("mcts", {"iterations": 100}, "heuristic",
-                          "UCT, 100 iterations, evaluator at the leaves"),
-        "medium": LevelSpec("mcts", {"iterations": 600}, "heuristic",
-                            "UCT, 600 iterations, evaluator at the leaves"),
-        "hard": LevelSpec("mcts", {"iterations": 12_000}, "heuristic",
-                          "UCT, 12,000 iterations, evaluator at the leaves"),
-    },
     ("pylos", 2): {
         "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.08},
                           description="one ply, a random move among those close to the best"),
