@@ -8,9 +8,6 @@ p50/p99 latency from a move's POST to the WebSocket document that shows it to th
 
     python benchmarks/load_server.py                      # 200 games, 10 s warm-up, 60 s measured
     python benchmarks/load_server.py --games 50 --duration 10 --warmup 3 --json
-
->>> percentile([1.0, 2.0, 3.0, 4.0], 50)
-2.0
 """
 
 from __future__ import annotations
@@ -27,6 +24,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ludotheque.bench import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,15 +53,6 @@ class Tally:
     def record(self, posted: float, arrived: float) -> None:
         if self.window_start <= posted < self.window_end:
             self.latencies.append(arrived - posted)
-
-
-def percentile(values: list[float], percent: float) -> float:
-    """The nearest-rank percentile of ``values`` (0.0 for none)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = max(1, round(percent / 100 * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
 
 
 class HttpConnection:
@@ -176,8 +166,8 @@ async def load(plan: LoadPlan) -> dict[str, Any]:
         "think_s": plan.think,
         "moves": len(latencies),
         "moves_per_s": round(len(latencies) / plan.duration, 1),
-        "p50_ms": round(percentile(latencies, 50) * 1000, 2),
-        "p99_ms": round(percentile(latencies, 99) * 1000, 2),
+        "p50_ms": round(percentile(latencies, 0.50) * 1000, 2),
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
         "max_ms": round(max(latencies, default=0.0) * 1000, 2),
         "errors": tally.errors,
         "finished_games": tally.finished_games,
