@@ -18,6 +18,7 @@ import importlib
 import json
 import random
 from collections.abc import Callable
+from types import ModuleType
 
 from ..core.contract import Game, State
 from .base import Evaluator, terminal_values
@@ -27,21 +28,24 @@ LeafValues = Callable[[State, random.Random], tuple[float, ...]]
 GainDetector = Callable[[State], bool]
 
 
+def _evaluate_module(game: Game) -> ModuleType | None:
+    """The game's ``games/<id>/evaluate.py``, or ``None`` when it has none."""
+    try:
+        return importlib.import_module(f"ludotheque.games.{game.id}.evaluate")
+    except ModuleNotFoundError:
+        return None
+
+
 def has_evaluator(game: Game) -> bool:
     """Whether the game's package provides ``evaluate.py``."""
-    try:
-        importlib.import_module(f"ludotheque.games.{game.id}.evaluate")
-    except ModuleNotFoundError:
-        return False
-    return True
+    return _evaluate_module(game) is not None
 
 
 def evaluator_for(game: Game) -> Evaluator:
     """The game's own evaluator; raises ``ValueError`` when the game has none."""
-    try:
-        module = importlib.import_module(f"ludotheque.games.{game.id}.evaluate")
-    except ModuleNotFoundError:
-        raise ValueError(f"{game.id}: no evaluator (games/{game.id}/evaluate.py)") from None
+    module = _evaluate_module(game)
+    if module is None:
+        raise ValueError(f"{game.id}: no evaluator (games/{game.id}/evaluate.py)")
     evaluate: Evaluator = module.evaluate
     return evaluate
 
@@ -50,11 +54,7 @@ def gain_detector_for(game: Game) -> GainDetector | None:
     """The game's optional ``immediate_gain(state)`` from its ``evaluate.py``: whether the player
     to move can cash in something a careful opponent would have prevented (Pylos: close a
     square). ``None`` when the game declares none."""
-    try:
-        module = importlib.import_module(f"ludotheque.games.{game.id}.evaluate")
-    except ModuleNotFoundError:
-        return None
-    detector: GainDetector | None = getattr(module, "immediate_gain", None)
+    detector: GainDetector | None = getattr(_evaluate_module(game), "immediate_gain", None)
     return detector
 
 
