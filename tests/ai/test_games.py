@@ -52,8 +52,9 @@ def test_levels_use_the_algorithm_the_facts_call_for(game: Game) -> None:
     algorithms = {ai.bot(level, game).algorithm for level in ("easy", "medium", "hard")}
     if game.has_hidden_information:
         # Determinized search only: information-set MCTS, or alpha-beta over determinizations.
-        assert algorithms <= ({"ismcts", "pimc"} if game.players == 2 else {"ismcts"})
-    elif game.players == 2:
+        assert algorithms <= ({"ismcts", "pimc"} if len(game.teams) == 2 else {"ismcts"})
+    elif len(game.teams) == 2:
+        # Two players, or two teams (Ex*Pion with 3 or 4 players): alpha-beta over the sides.
         assert algorithms == {"alphabeta"}
     else:
         assert algorithms == {"mcts"}

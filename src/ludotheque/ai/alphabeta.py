@@ -1,4 +1,8 @@
-"""Alpha-beta search (negamax) for two-player games of perfect information.
+"""Alpha-beta search (negamax) for games of perfect information played by two sides.
+
+A side is a player, or a team whose members win and lose together (``Game.teams``: Ex*Pion with
+3 or 4 players is North+South against East+West): the search negates a value only when the move
+passes to the other side, and the evaluator scores a position for a player's whole side.
 
 Iterative deepening up to ``depth``, a transposition table keyed by the full state's JSON
 (see :func:`~ludotheque.ai.evaluators.position_key`), and move ordering by the table's best move,
@@ -71,7 +75,7 @@ class AlphaBetaBot(Bot):
     ``immediate_gain``), when given, makes the root prefer the best move after which the opponent
     has no immediate gain, unless a proven win is found or every such move is a proven loss: a
     search horizon may rate a conceded square as an even trade, a strong player does not.
-    Raises ``ValueError`` unless the game has two players and no hidden information.
+    Raises ``ValueError`` unless the game has two sides (``Game.teams``) and no hidden information.
     """
 
     algorithm = "alphabeta"
@@ -88,10 +92,11 @@ class AlphaBetaBot(Bot):
         depth_step: int = 1,
         deny: GainDetector | None = None,
     ) -> None:
-        if game.players != 2 or game.has_hidden_information:
+        if not has_two_sides(game) or game.has_hidden_information:
             raise ValueError(
-                f"{game.id}: alpha-beta needs two players and perfect information "
-                f"({game.players} players, hidden information: {game.has_hidden_information})"
+                f"{game.id}: alpha-beta needs two players (or two teams) and perfect information "
+                f"({game.players} players in {len(game.teams)} sides, "
+                f"hidden information: {game.has_hidden_information})"
             )
         if depth < 1:
             raise ValueError(f"alpha-beta depth must be at least 1, not {depth!r}")
@@ -106,6 +111,16 @@ class AlphaBetaBot(Bot):
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         self._check_playable(state)
         return search(self, state, self.rng_for(state), progress)
+
+
+def has_two_sides(game: Game) -> bool:
+    """Whether ``game`` is played by exactly two sides (two players, or two teams).
+
+    >>> import ludotheque
+    >>> [has_two_sides(ludotheque.load("expion", players=n)) for n in (2, 3, 4)]
+    [True, True, True]
+    """
+    return len(game.teams) == 2
 
 
 def search(
@@ -127,6 +142,9 @@ class _Search:
         self.root = root
         self.rng = rng
         self.progress = progress
+        self.side_of: dict[Player, int] = {
+            player: side for side, members in enumerate(root.game.teams) for player in members
+        }
         self.table: dict[str, _Entry] = {}
         self.history: dict[str, int] = {}
         self.killers: dict[int, list[str]] = {}
@@ -191,12 +209,13 @@ class _Search:
         if best_value > _HEURISTIC_SCALE:
             return best_move, best_value
         mover = self.root.to_move
+        assert mover is not None
         for move in ordered:  # best first
             value = values[str(move)]
             if value < -_HEURISTIC_SCALE:
                 break
             child = self.root.play(move)
-            if child.is_over or child.to_move == mover or not self.bot.deny(child):
+            if child.is_over or self._same_side(child, mover) or not self.bot.deny(child):
                 return move, value
         return best_move, best_value
 
@@ -213,12 +232,18 @@ class _Search:
         self, child: State, mover: Player, depth: int, alpha: float, beta: float, ply: int
     ) -> float:
         """The value of ``child`` for ``mover`` (who just moved): the child's negamax value,
-        negated when the turn passed to the opponent (a game may give one player two turns)."""
+        negated when the turn passed to the other side (a game may give one player two turns,
+        and a teammate's turn is the same side's)."""
         if child.is_over:
             return self._terminal(child, mover, ply)
-        if child.to_move == mover:
+        if self._same_side(child, mover):
             return self._negamax(child, depth, alpha, beta, ply)
         return -self._negamax(child, depth, -beta, -alpha, ply)
+
+    def _same_side(self, state: State, player: Player) -> bool:
+        """Whether the player to move in ``state`` plays on ``player``'s side."""
+        assert state.to_move is not None
+        return self.side_of[state.to_move] == self.side_of[player]
 
     def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.count += 1

@@ -22,7 +22,7 @@ import random
 from collections import Counter
 
 from ..core.contract import Game, State
-from .alphabeta import search
+from .alphabeta import has_two_sides, search
 from .base import Analysis, Bot, Evaluator, Progress, report
 from .evaluators import GainDetector, position_key
 
@@ -48,8 +48,11 @@ class DeterminizedAlphaBetaBot(Bot):
         margin: float = 0.0,
         depth_step: int = 1,
     ) -> None:
-        if game.players != 2:
-            raise ValueError(f"{game.id}: determinized alpha-beta needs two players, not {game.players}")
+        if not has_two_sides(game):
+            raise ValueError(
+                f"{game.id}: determinized alpha-beta needs two players (or two teams), "
+                f"not {len(game.teams)} sides"
+            )
         if samples < 1 or depth < 1:
             raise ValueError(f"samples and depth must be at least 1, not {samples!r}, {depth!r}")
         super().__init__(game, rng=rng)
