@@ -186,6 +186,23 @@ def test_determinized_alphabeta_searches_a_state_once_when_nothing_is_hidden() -
     assert voted.visits == {str(voted.best_move): 3}
 
 
+def test_determinized_alphabeta_shares_its_node_budget_among_distinct_samples() -> None:
+    # Round 2 hides round 4's tile order: three samples are three searches of a third each.
+    # Round 4 hides nothing: one search spends the whole budget.
+    game = ludotheque.load("imbrication")
+    rows = ["........"] * 3 + ["...D....", "..DLD...", "........", "...L....", "........"]
+    evaluate = ai.evaluator_for(game)
+    budget = 3_000
+    for round_, searches in ((2, 3), (4, 1)):
+        state = game.position(rows, round=round_, drawn=1)
+        bot = DeterminizedAlphaBetaBot(game, rng=random.Random(0), evaluate=evaluate, samples=3,
+                                       depth=6, depth_step=2, nodes=budget)
+        analysis = bot.analyse(state)
+        # Six plies overrun the budget: each search stops on the first position over its share.
+        assert analysis.iterations == searches * (budget // searches + 1)
+        assert sum(analysis.visits.values()) == 3
+
+
 def test_imbrication_medium_and_hard_search_two_whole_turns() -> None:
     game = ludotheque.load("imbrication")
     rows = ["........"] * 3 + ["...D....", "..DLD...", "........", "...L....", "........"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ..core.contract import Game, Player, State
 from .base import Analysis, Bot, Evaluator, Progress, report, terminal_values
@@ -39,16 +39,23 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _PROGRESS_EVERY = 1024
 
 
-class SearchSettings(Protocol):
-    """What one alpha-beta search reads from the bot that runs it."""
+@dataclass(frozen=True)
+class SearchOptions:
+    """What one alpha-beta search reads: the options of :class:`AlphaBetaBot` (see there)."""
 
-    algorithm: str
     evaluate: Evaluator
-    depth: int
-    depth_step: int
-    nodes: int | None
-    margin: float
-    deny: GainDetector | None
+    depth: int = 4
+    nodes: int | None = None
+    margin: float = 0.0
+    depth_step: int = 1
+    deny: GainDetector | None = None
+    algorithm: str = "alphabeta"
+
+    def __post_init__(self) -> None:
+        if self.depth < 1 or self.depth_step < 1:
+            raise ValueError(
+                f"alpha-beta depth and depth_step must be at least 1, not {self.depth!r}, {self.depth_step!r}"
+            )
 
 
 class _OutOfBudget(Exception):
@@ -98,19 +105,12 @@ class AlphaBetaBot(Bot):
                 f"({game.players} players in {len(game.teams)} sides, "
                 f"hidden information: {game.has_hidden_information})"
             )
-        if depth < 1:
-            raise ValueError(f"alpha-beta depth must be at least 1, not {depth!r}")
         super().__init__(game, rng=rng)
-        self.evaluate = evaluate
-        self.depth = depth
-        self.nodes = nodes
-        self.margin = margin
-        self.depth_step = depth_step
-        self.deny = deny
+        self.options = SearchOptions(evaluate, depth, nodes, margin, depth_step, deny, self.algorithm)
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         self._check_playable(state)
-        return search(self, state, self.rng_for(state), progress)
+        return search(self.options, state, self.rng_for(state), progress)
 
 
 def has_two_sides(game: Game) -> bool:
@@ -124,11 +124,11 @@ def has_two_sides(game: Game) -> bool:
 
 
 def search(
-    settings: SearchSettings, state: State, rng: random.Random, progress: Progress | None = None
+    options: SearchOptions, state: State, rng: random.Random, progress: Progress | None = None
 ) -> Analysis:
     """One iterative-deepening search of ``state`` (a full state: the caller answers for what it
     may know, e.g. a determinization), with ``rng`` breaking ties."""
-    return _Search(settings, state, rng, progress).run()
+    return _Search(options, state, rng, progress).run()
 
 
 class _Search:
@@ -136,9 +136,9 @@ class _Search:
     ``choose`` a pure function of (seed, state)."""
 
     def __init__(
-        self, bot: SearchSettings, root: State, rng: random.Random, progress: Progress | None
+        self, options: SearchOptions, root: State, rng: random.Random, progress: Progress | None
     ) -> None:
-        self.bot = bot
+        self.options = options
         self.root = root
         self.rng = rng
         self.progress = progress
@@ -160,7 +160,7 @@ class _Search:
         best_value = 0.0
         values: dict[str, float] = {}
         completed = 0
-        for depth in range(self.bot.depth_step, self.bot.depth + 1, self.bot.depth_step):
+        for depth in range(self.options.depth_step, self.options.depth + 1, self.options.depth_step):
             try:
                 values = self._root_values(moves, depth)
             except _OutOfBudget:
@@ -168,11 +168,11 @@ class _Search:
             completed = depth
             moves.sort(key=lambda m: -values[str(m)])
             best_move, best_value = self._pick(moves, values)
-            if self.bot.nodes is None:
-                self._report(depth / self.bot.depth)
+            if self.options.nodes is None:
+                self._report(depth / self.options.depth)
             if abs(best_value) >= _WIN - _PER_PLY * (depth + 1):
                 break  # a proven result: deeper search cannot change it
-        if completed and self.bot.deny is not None:
+        if completed and self.options.deny is not None:
             best_move, best_value = self._deny_gains(moves, values, best_move, best_value)
         report(self.progress, 1.0)
         return Analysis(
@@ -181,7 +181,7 @@ class _Search:
             principal_variation=self._principal_variation(best_move),
             iterations=self.count,
             depth=completed,
-            algorithm=self.bot.algorithm,
+            algorithm=self.options.algorithm,
         )
 
     def _root_values(self, moves: list[Any], depth: int) -> dict[str, float]:
@@ -192,7 +192,7 @@ class _Search:
         values: dict[str, float] = {}
         for move in moves:
             child = self.root.play(move)
-            window = alpha - self.bot.margin if self.bot.margin > 0 else alpha
+            window = alpha - self.options.margin if self.options.margin > 0 else alpha
             value = self._child_value(child, mover, depth - 1, window, 2 * _WIN, 1)
             values[str(move)] = value
             alpha = max(alpha, value)
@@ -205,7 +205,7 @@ class _Search:
     ) -> tuple[Any, float]:
         """The best root move that leaves the opponent no immediate gain, if one exists that is
         not a proven loss; the search's own choice when it proved a win."""
-        assert self.bot.deny is not None
+        assert self.options.deny is not None
         if best_value > _HEURISTIC_SCALE:
             return best_move, best_value
         mover = self.root.to_move
@@ -215,15 +215,15 @@ class _Search:
             if value < -_HEURISTIC_SCALE:
                 break
             child = self.root.play(move)
-            if child.is_over or self._same_side(child, mover) or not self.bot.deny(child):
+            if child.is_over or self._same_side(child, mover) or not self.options.deny(child):
                 return move, value
         return best_move, best_value
 
     def _pick(self, ordered: list[Any], values: dict[str, float]) -> tuple[Any, float]:
         best_value = values[str(ordered[0])]
-        if self.bot.margin <= 0:
+        if self.options.margin <= 0:
             return ordered[0], best_value
-        close = [m for m in ordered if values[str(m)] >= best_value - self.bot.margin]
+        close = [m for m in ordered if values[str(m)] >= best_value - self.options.margin]
         chosen = self.rng.choice(close)
         return chosen, values[str(chosen)]
 
@@ -247,15 +247,15 @@ class _Search:
 
     def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.count += 1
-        if self.bot.nodes is not None:
-            if self.count > self.bot.nodes:
+        if self.options.nodes is not None:
+            if self.count > self.options.nodes:
                 raise _OutOfBudget
             if self.count % _PROGRESS_EVERY == 0:
-                self._report(self.count / self.bot.nodes)
+                self._report(self.count / self.options.nodes)
         mover = state.to_move
         assert mover is not None
         if depth <= 0:
-            return _HEURISTIC_SCALE * self.bot.evaluate(state, mover)
+            return _HEURISTIC_SCALE * self.options.evaluate(state, mover)
         key = position_key(state)
         entry = self.table.get(key)
         if entry is not None and entry.depth >= depth:
@@ -319,7 +319,7 @@ class _Search:
     def _principal_variation(self, best_move: Any) -> tuple[str, ...]:
         line = [str(best_move)]
         state = self.root.play(best_move)
-        while not state.is_over and len(line) < self.bot.depth:
+        while not state.is_over and len(line) < self.options.depth:
             entry = self.table.get(position_key(state))
             if entry is None or entry.best is None:
                 break

@@ -20,18 +20,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
-from ..core.contract import Game, State
-from .alphabeta import has_two_sides, search
+from ..core.contract import Game, Player, State
+from .alphabeta import SearchOptions, has_two_sides, search
 from .base import Analysis, Bot, Evaluator, Progress, report
-from .evaluators import GainDetector, position_key
+from .evaluators import position_key
 
 
 class DeterminizedAlphaBetaBot(Bot):
-    """Alpha-beta over ``samples`` determinizations; ``depth``, ``nodes`` (per sample), ``margin``
-    and ``depth_step`` as for :class:`~ludotheque.ai.alphabeta.AlphaBetaBot`.
+    """Alpha-beta over ``samples`` determinizations; ``depth``, ``margin`` and ``depth_step`` as
+    for :class:`~ludotheque.ai.alphabeta.AlphaBetaBot`. ``nodes`` bounds a whole decision: the
+    distinct determinizations share it equally, so a move costs about the same whether the
+    samples differ (hidden tiles) or coincide (nothing hidden: one search gets it all).
 
-    Raises ``ValueError`` unless the game has two players.
+    Raises ``ValueError`` unless the game has two sides.
     """
 
     algorithm = "pimc"
@@ -53,46 +56,47 @@ class DeterminizedAlphaBetaBot(Bot):
                 f"{game.id}: determinized alpha-beta needs two players (or two teams), "
                 f"not {len(game.teams)} sides"
             )
-        if samples < 1 or depth < 1:
-            raise ValueError(f"samples and depth must be at least 1, not {samples!r}, {depth!r}")
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples!r}")
         super().__init__(game, rng=rng)
-        self.evaluate = evaluate
         self.samples = samples
-        self.depth = depth
-        self.nodes = nodes
-        self.margin = margin
-        self.depth_step = depth_step
-        self.deny: GainDetector | None = None  # determinized searches vote; no root filter
+        # Determinized searches vote: no root filter (deny) on any of them.
+        self.options = SearchOptions(evaluate, depth, nodes, margin, depth_step, None, self.algorithm)
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         player = self._check_playable(state)
         rng = self.rng_for(state)
         moves = {str(m): m for m in state.legal_moves()}
         order = {text: i for i, text in enumerate(moves)}
+        samples = [self._sample(state, player, rng) for _ in range(self.samples)]
+        distinct = {position_key(sample): sample for sample in samples}
+        options = self._options_for(len(distinct))
+        answers: dict[str, Analysis] = {}
+        for done, (key, sample) in enumerate(distinct.items(), start=1):
+            answers[key] = search(options, sample, rng)
+            report(progress, done / len(distinct))
         votes: Counter[str] = Counter()
         totals: dict[str, float] = dict.fromkeys(moves, 0.0)
-        iterations = 0
-        # Once nothing is hidden any more (Imbrication from round 4) every sample is the same
-        # state: its search is made once and counts for each sample.
-        answers: dict[str, Analysis] = {}
-        for k in range(self.samples):
-            sample = state.determinize(player, rng) if self.game.has_hidden_information else state
-            key = position_key(sample)
-            if key not in answers:
-                answers[key] = search(self, sample, rng)
-                iterations += answers[key].iterations
-            answer = answers[key]
-            text = str(answer.best_move)
-            votes[text] += 1
-            totals[text] += answer.value
-            report(progress, (k + 1) / self.samples)
+        for sample in samples:
+            answer = answers[position_key(sample)]
+            votes[str(answer.best_move)] += 1
+            totals[str(answer.best_move)] += answer.value
         best = min(votes, key=lambda t: (-votes[t], -totals[t], order[t]))
         return Analysis(
             value=totals[best] / votes[best],
             best_move=moves[best],
             principal_variation=(best,),
             visits=dict(votes.most_common()),
-            iterations=iterations,
-            depth=self.depth,
+            iterations=sum(answer.iterations for answer in answers.values()),
+            depth=self.options.depth,
             algorithm=self.algorithm,
         )
+
+    def _sample(self, state: State, player: Player, rng: random.Random) -> State:
+        return state.determinize(player, rng) if self.game.has_hidden_information else state
+
+    def _options_for(self, searches: int) -> SearchOptions:
+        """The options of each of ``searches`` searches: an equal share of the node budget."""
+        if self.options.nodes is None or searches == 1:
+            return self.options
+        return replace(self.options, nodes=self.options.nodes // searches)
