@@ -1,6 +1,6 @@
 """The contract every game implements, the registry and game records."""
 
-from .contract import JSON, Game, GameInfo, Player, Result, State, base_view, check_viewer
+from .contract import JSON, Game, GameInfo, Player, Result, State, StoredState, base_view, check_viewer
 from .errors import (
     IllegalMoveError,
     InvalidMoveError,
@@ -23,6 +23,7 @@ __all__ = [
     "RecordError",
     "Result",
     "State",
+    "StoredState",
     "UnknownGameError",
     "base_view",
     "check_viewer",

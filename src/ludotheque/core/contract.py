@@ -13,7 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 Player = int
 JSON = dict[str, Any]
@@ -195,6 +195,60 @@ class State(ABC):
 
     def _not_over_error(self) -> ValueError:
         return ValueError(f"{self.game.id}: the game is not over (ply {self.ply})")
+
+
+GameT = TypeVar("GameT", bound=Game)
+MoveT = TypeVar("MoveT")
+
+
+class StoredState(State, Generic[GameT, MoveT]):
+    """The bookkeeping every engine here shares, so that a game's state class holds only its rules.
+
+    A subclass stores its game in ``_game``, its ply count in ``_ply`` and its result in ``_result``
+    (``None`` until the game ends), starts with ``_legal = None`` and implements
+    ``_generate_legal_moves``: the moves are generated once, on first use, and copied out. Two
+    states are equal when their full states (``to_json``) are; each game defines a ``__hash__``
+    consistent with that.
+    """
+
+    __slots__ = ("_game", "_legal", "_ply", "_result")
+    _game: GameT
+    _legal: list[MoveT] | None
+    _ply: int
+    _result: Result | None
+
+    @property
+    def game(self) -> GameT:
+        return self._game
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    def legal_moves(self) -> list[MoveT]:
+        if self._result is not None:
+            return []
+        if self._legal is None:
+            self._legal = self._generate_legal_moves()
+        return list(self._legal)
+
+    @abstractmethod
+    def _generate_legal_moves(self) -> list[MoveT]:
+        """Every legal move in canonical order (called once, while the game is not over)."""
+
+    def result(self) -> Result:
+        if self._result is None:
+            raise self._not_over_error()
+        return self._result
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StoredState) or type(other) is not type(self):
+            return False
+        return self.to_json() == other.to_json()
 
 
 def base_view(state: State, viewer: Player | None, phase: str) -> JSON:

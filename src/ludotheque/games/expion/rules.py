@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...core.contract import JSON, Game, GameInfo, Player, Result, State, check_viewer
+from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError
 from .board import (
     ADJACENT,
@@ -65,21 +65,10 @@ _KEY_SUFFIX: tuple[tuple[bytes, bytes], ...] = tuple(
 HOLDERS: dict[int, tuple[Player, ...]] = {2: (0, 1, 0, 1), 3: (0, 1, 0, 2), 4: (0, 1, 2, 3)}
 
 
-class ExpionState(State):
+class ExpionState(StoredState["ExpionGame", Move]):
     """An Ex*Pion position: the board, the camp to move, the draw counters and positions seen."""
 
-    __slots__ = (
-        "_board",
-        "_camp",
-        "_expion",
-        "_freed",
-        "_game",
-        "_legal",
-        "_ply",
-        "_quiet",
-        "_result",
-        "_seen",
-    )
+    __slots__ = ("_board", "_camp", "_expion", "_freed", "_quiet", "_seen")
 
     def __init__(
         self,
@@ -108,27 +97,11 @@ class ExpionState(State):
 
     # -- the contract --------------------------------------------------------------------------
     @property
-    def game(self) -> ExpionGame:
-        return self._game
-
-    @property
     def to_move(self) -> Player | None:
         return None if self._result is not None else self._game.holders[self._camp]
 
-    @property
-    def is_over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def ply(self) -> int:
-        return self._ply
-
-    def legal_moves(self) -> list[Move]:
-        if self._result is not None:
-            return []
-        if self._legal is None:
-            self._legal = self._game._generate_for(self._camp, self._board, self._expion, self._freed)
-        return list(self._legal)
+    def _generate_legal_moves(self) -> list[Move]:
+        return self._game._generate_for(self._camp, self._board, self._expion, self._freed)
 
     def play(self, move: Move | str) -> ExpionState:
         if isinstance(move, str):
@@ -136,11 +109,6 @@ class ExpionState(State):
         elif not self._is_legal(move):
             raise IllegalMoveError(f"expion: {move!r} is not legal at ply {self._ply}")
         return self._after(move)
-
-    def result(self) -> Result:
-        if self._result is None:
-            raise self._not_over_error()
-        return self._result
 
     def view(self, player: Player | None = None) -> JSON:
         from .view import view
@@ -210,9 +178,6 @@ class ExpionState(State):
         """The board as nine rows of text, rank 9 first (``LAYOUT``'s shape)."""
         text = self._board.decode("ascii")
         return [text[rank * SIZE : rank * SIZE + SIZE] for rank in reversed(range(SIZE))]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ExpionState) and self.to_json() == other.to_json()
 
     def __hash__(self) -> int:
         return hash((self._board, self._camp, self._ply))

@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...core.contract import JSON, Game, GameInfo, Player, Result, State, check_viewer
+from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError
 from .board import (
     BETWEEN,
@@ -81,7 +81,7 @@ def line_tile(orders: tuple[tuple[int, ...], tuple[int, ...]], round_: int, turn
     return order[TURNS_PER_ROUND - 1 - turn] if round_ in (2, 5) else order[turn]
 
 
-class ImbricationState(State):
+class ImbricationState(StoredState["ImbricationGame", Move]):
     """An Imbrication position.
 
     Stored: the pieces, the round, the opening placements and tiles drawn this round, the piece
@@ -90,18 +90,7 @@ class ImbricationState(State):
     """
 
     __slots__ = (
-        "_drawn",
-        "_game",
-        "_legal",
-        "_mover",
-        "_openings",
-        "_orders",
-        "_outcomes",
-        "_phase",
-        "_pieces",
-        "_placed",
-        "_ply",
-        "_result",
+        "_drawn", "_mover", "_openings", "_orders", "_outcomes", "_phase", "_pieces", "_placed",
         "_round",
     )
 
@@ -147,31 +136,13 @@ class ImbricationState(State):
 
     # -- the contract --------------------------------------------------------------------------
     @property
-    def game(self) -> ImbricationGame:
-        return self._game
-
-    @property
     def to_move(self) -> Player | None:
         return None if self._result is not None else self._mover
 
-    @property
-    def is_over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def ply(self) -> int:
-        return self._ply
-
-    def legal_moves(self) -> list[Move]:
-        if self._result is not None:
-            return []
-        if self._legal is None:
-            if self._phase == "act":
-                self._legal = _actions(self._pieces, self._mover, self._current_tile_index(),
-                                       self._actors())
-            else:
-                self._legal = placements(self.placeable())
-        return list(self._legal)
+    def _generate_legal_moves(self) -> list[Move]:
+        if self._phase == "act":
+            return _actions(self._pieces, self._mover, self._current_tile_index(), self._actors())
+        return placements(self.placeable())
 
     def play(self, move: Move | str) -> ImbricationState:
         if isinstance(move, str):
@@ -186,11 +157,6 @@ class ImbricationState(State):
                 None, self._orders, self._outcomes, self._ply + 1,
             )
         return self._after_placement(move.source)
-
-    def result(self) -> Result:
-        if self._result is None:
-            raise self._not_over_error()
-        return self._result
 
     def view(self, player: Player | None = None) -> JSON:
         from .view import view
@@ -234,9 +200,6 @@ class ImbricationState(State):
             self._game, self._pieces, self._round, self._openings, self._drawn, self._placed,
             (order1, order4), self._outcomes, self._ply,
         )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ImbricationState) and self.to_json() == other.to_json()
 
     def __hash__(self) -> int:
         return hash((self._pieces, self._round, self._drawn, self._placed, self._ply))

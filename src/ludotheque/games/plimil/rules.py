@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from itertools import combinations
 from typing import Any
 
-from ...core.contract import JSON, Game, GameInfo, Player, Result, State, check_viewer
+from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError
 from .board import (
     BACK_DIAGONALS,
@@ -153,7 +153,7 @@ def _position_code(cells: tuple[int, ...], flips: tuple[int, ...]) -> int:
     return code
 
 
-class PlimilState(State):
+class PlimilState(StoredState["PlimilGame", Move]):
     """A Plimil position with its secrets, what has been made public, and its history.
 
     Squares are in the table's frame (``board``): turning the board permutes ``cells``,
@@ -162,9 +162,8 @@ class PlimilState(State):
     """
 
     __slots__ = (
-        "_balls", "_cells", "_code", "_colour", "_counts", "_flips", "_game", "_history",
-        "_known", "_legal", "_mover", "_passes", "_ply", "_public", "_quiet", "_result",
-        "_rotation", "_seen", "_start", "_tall",
+        "_balls", "_cells", "_code", "_colour", "_counts", "_flips", "_history", "_known",
+        "_mover", "_passes", "_public", "_quiet", "_rotation", "_seen", "_start", "_tall",
     )
 
     def __init__(
@@ -213,27 +212,11 @@ class PlimilState(State):
 
     # -- the contract --------------------------------------------------------------------------
     @property
-    def game(self) -> PlimilGame:
-        return self._game
-
-    @property
     def to_move(self) -> Player | None:
         return None if self._result is not None else self._mover
 
-    @property
-    def is_over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def ply(self) -> int:
-        return self._ply
-
-    def legal_moves(self) -> list[Move]:
-        if self._result is not None:
-            return []
-        if self._legal is None:
-            self._legal = self._setup_moves() if self.in_setup else self._play_moves()
-        return list(self._legal)
+    def _generate_legal_moves(self) -> list[Move]:
+        return self._setup_moves() if self.in_setup else self._play_moves()
 
     def play(self, move: Move | str) -> PlimilState:
         if isinstance(move, str):
@@ -243,11 +226,6 @@ class PlimilState(State):
         if move.is_setup:
             return self._after_setup(move)
         return self._after_play(move)
-
-    def result(self) -> Result:
-        if self._result is None:
-            raise self._not_over_error()
-        return self._result
 
     def view(self, player: Player | None = None) -> JSON:
         from .view import view
@@ -283,9 +261,6 @@ class PlimilState(State):
         from .view import determinized
 
         return determinized(self, player, rng)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PlimilState) and self.to_json() == other.to_json()
 
     def __hash__(self) -> int:
         return hash((self._code, self._ply, self._mover, self._rotation))

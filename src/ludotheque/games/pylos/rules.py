@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.contract import JSON, Game, GameInfo, Player, Result, State, check_viewer
+from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError
 from .board import (
     ALL,
@@ -37,10 +37,10 @@ LIGHT, DARK = 0, 1
 _KEY_SHIFT = 30
 
 
-class PylosState(State):
+class PylosState(StoredState["PylosGame", Move]):
     """A Pylos position: two bit masks of balls, the player to move and the positions seen."""
 
-    __slots__ = ("_balls", "_game", "_legal", "_mover", "_ply", "_result", "_seen")
+    __slots__ = ("_balls", "_mover", "_seen")
 
     def __init__(
         self,
@@ -61,20 +61,8 @@ class PylosState(State):
 
     # -- the contract --------------------------------------------------------------------------
     @property
-    def game(self) -> PylosGame:
-        return self._game
-
-    @property
     def to_move(self) -> Player | None:
         return None if self._result is not None else self._mover
-
-    @property
-    def is_over(self) -> bool:
-        return self._result is not None
-
-    @property
-    def ply(self) -> int:
-        return self._ply
 
     def reserve(self, player: Player) -> int:
         """Balls ``player`` still holds: those of their 15 that are not on the board."""
@@ -92,12 +80,8 @@ class PylosState(State):
         """How many times the current position has occurred (draw on the third)."""
         return self._seen[self._key(self._balls, self._mover)]
 
-    def legal_moves(self) -> list[Move]:
-        if self._result is not None:
-            return []
-        if self._legal is None:
-            self._legal = _generate(self._balls, self._mover, self._game.figures_at)
-        return list(self._legal)
+    def _generate_legal_moves(self) -> list[Move]:
+        return _generate(self._balls, self._mover, self._game.figures_at)
 
     def play(self, move: Move | str) -> PylosState:
         if isinstance(move, str):
@@ -105,11 +89,6 @@ class PylosState(State):
         elif not self._is_legal(move):
             raise IllegalMoveError(f"pylos: {move!r} is not legal at ply {self._ply}")
         return self._after(move)
-
-    def result(self) -> Result:
-        if self._result is None:
-            raise self._not_over_error()
-        return self._result
 
     def view(self, player: Player | None = None) -> JSON:
         from .view import view
@@ -133,9 +112,6 @@ class PylosState(State):
     def determinize(self, player: Player | None, rng: random.Random) -> PylosState:
         check_viewer(self, player)
         return self
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PylosState) and self.to_json() == other.to_json()
 
     def __hash__(self) -> int:
         return hash((self._balls, self._mover, self._ply))
