@@ -93,22 +93,23 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
     },
     # Imbrication hides only tile orders, from both players (round 1's, then round 4's until
     # round 3 ends), and offers up to 60 placements a turn: information-set MCTS with its
-    # evaluator barely improves with iterations there, so the levels vote over determinized
-    # alpha-beta (a determinization is searched once when samples coincide, as they do from
-    # round 4). A turn is two moves of one player, a placement then its action, so searches
-    # deepen a whole turn at a time. Measured (10-game probes): 4 plies (the opponent's reply
-    # turn included) beat 1 ply 85% and 2 plies barely beat 1 (62%); 3 samples and 40,000
-    # positions beat 1 sample and 4,000 positions 75%. Over 37 games, 4,000 positions beat easy
-    # only 61% (4 plies overrun that budget in most of rounds 4-5): medium now gets 15,000.
+    # evaluator barely improves with iterations there, so the levels search determinizations
+    # with alpha-beta (one search per distinct determinization, sharing the node budget). A
+    # turn is two moves of one player, a placement then its action, so searches deepen a whole
+    # turn at a time. Measured: 4 plies (the opponent's reply turn included) beat 1 ply 85% in
+    # 10 games, and 2 plies barely beat 1 (62%); medium at 4,000 positions beat easy only 61%
+    # over 37 games (4 plies overran it in most of rounds 4-5), at 15,000 78% over 99. Four
+    # plies fit in 15,000 positions almost everywhere, so 3 samples of 4 plies played nearly
+    # as medium (3 of 6 probe games): hard searches a third turn instead.
     ("imbrication", 2): {
         "easy": LevelSpec("pimc", {"samples": 1, "depth": 1, "margin": 0.05},
                           description="the placement the evaluator likes, or one close to it"),
         "medium": LevelSpec("pimc", {"samples": 1, "depth": 4, "nodes": 15_000, "depth_step": 2},
                             description="alpha-beta over two whole turns within 15,000 positions "
                                         "(one turn when that overruns), one determinization"),
-        "hard": LevelSpec("pimc", {"samples": 3, "depth": 4, "nodes": 40_000, "depth_step": 2},
-                          description="alpha-beta over two whole turns within 40,000 positions, "
-                                      "voting over 3 determinizations"),
+        "hard": LevelSpec("pimc", {"samples": 1, "depth": 6, "nodes": 45_000, "depth_step": 2},
+                          description="alpha-beta over three whole turns within 45,000 positions "
+                                      "(two when that overruns), one determinization"),
     },
     # Plimil's determinize rebuilds hidden stems and blocks (about 5 ms): 64 samples, reused.
     ("plimil", 2): {

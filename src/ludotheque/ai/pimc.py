@@ -88,7 +88,7 @@ class DeterminizedAlphaBetaBot(Bot):
             principal_variation=(best,),
             visits=dict(votes.most_common()),
             iterations=sum(answer.iterations for answer in answers.values()),
-            depth=self.options.depth,
+            depth=min(answer.depth for answer in answers.values()),  # reached by every search
             algorithm=self.algorithm,
         )
 
