@@ -126,7 +126,7 @@ def test_bench_times_each_level_per_move() -> None:
     assert code == 0
     figures = json.loads(out)
     assert [(f["level"], f["players"], f["moves"]) for f in figures] == [("random", 4, 12), ("easy", 4, 12)]
-    assert figures[1]["algorithm"] == "mcts"
+    assert figures[1]["algorithm"] == "alphabeta"  # two teams: alpha-beta over the sides
     for f in figures:
         assert 0 <= f["mean_s"] <= f["max_s"] and f["p95_s"] <= f["max_s"]
     assert figures[1]["max_s"] > 0  # a search takes measurable time
