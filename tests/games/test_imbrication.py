@@ -11,6 +11,8 @@ import random
 from collections.abc import Mapping
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ludotheque
 from ludotheque.core import IllegalMoveError, InvalidMoveError
@@ -197,6 +199,34 @@ def test_in_rounds_4_and_5_the_placed_piece_goes_when_no_own_piece_can_act() -> 
     after = state.play("d4")
     assert after.owner(INDEX["d4"]) is None and after.outcomes[-1] == "removed"
     assert after.owner(INDEX["a1"]) == 0 and after.owner(INDEX["h1"]) == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    board=st.lists(st.sampled_from("LD..."), min_size=64, max_size=64),
+    tile=st.sampled_from([t for t in TABLE_ORDER if t != "blank"]),
+    round_=st.sampled_from([1, 4]),
+    cell=st.integers(0, 63),
+)
+def test_the_placed_piece_stays_exactly_when_some_action_exists(
+    board: list[str], tile: str, round_: int, cell: int
+) -> None:
+    # A placement only checks that a first step or hop exists (the actions are listed when
+    # asked); the outcome must agree with the full list of actions in every position.
+    cells = {NAMES[i]: c for i, c in enumerate(board) if c != "." and i != cell}
+    state = placing(cells, round_=round_, tile=tile)
+    if NAMES[cell] not in texts(state):
+        return  # banned by the flanking rule
+    after = state.play(NAMES[cell])
+    mover = state.to_move or 0
+    placed = {**cells, NAMES[cell]: "LD"[mover]}
+    if after.outcomes[-1] == "removed":
+        # A pending action with no way to perform it is not a position (its actions are listed).
+        with pytest.raises(ValueError, match="cannot act"):
+            acting(placed, tile, NAMES[cell], round_=round_, mover=mover)
+    else:
+        pending = acting(placed, tile, NAMES[cell], round_=round_, mover=mover)
+        assert after.phase == "act" and after.legal_moves() == pending.legal_moves() != []
 
 
 def test_the_action_is_compulsory_no_other_move_is_listed() -> None:

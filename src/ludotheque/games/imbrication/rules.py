@@ -323,13 +323,14 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
             return self._end_turn(pieces, drawn, (*self._outcomes, "blank"))
         mover = self._mover
         actors = pieces[mover] if self._round >= ANY_PIECE_FROM_ROUND else BIT[cell]
-        actions = _actions(pieces, mover, tile, actors)
-        if not actions:
+        if not _can_act(pieces, mover, tile, actors):
             # The action is compulsory; when nothing can perform it the placed piece goes (§3.3).
             return self._end_turn(self._pieces, drawn, (*self._outcomes, "removed"))
+        # The actions themselves are listed on demand: long capture chains from every piece
+        # (rounds 4-5) run to thousands, and a search tries every placement before any action.
         return ImbricationState(
             self._game, pieces, self._round, OPENING_PLACEMENTS, drawn, cell, self._orders,
-            (*self._outcomes, "pending"), self._ply + 1, actions,
+            (*self._outcomes, "pending"), self._ply + 1,
         )
 
     def _after_action(self, move: Move) -> ImbricationState:
@@ -467,6 +468,34 @@ def _actions(pieces: tuple[Mask, Mask], mover: Player, tile: int, actors: Mask) 
             _long_hops(start, (start,), enemy, empty, _LONG_RAYS[tile], chains)
             moves.extend(Move(chain, True) for chain in sorted(chains))
     return moves
+
+
+def _can_act(pieces: tuple[Mask, Mask], mover: Player, tile: int, actors: Mask) -> bool:
+    """Whether one of ``actors`` can perform ``tile``'s action: a first step, slide cell or hop
+    exists (the first move of every action that :func:`_actions` lists)."""
+    own, enemy = pieces[mover], pieces[1 - mover]
+    empty = FULL & ~(own | enemy)
+    return any(_can_start(_TILE_MOTION[tile], tile, start, enemy, empty) for start in bits(actors))
+
+
+def _can_start(motion: str, tile: int, start: Cell, enemy: Mask, empty: Mask) -> bool:
+    if motion in ("step", "slide"):
+        rays = RAYS[start]
+        return any(rays[d] and empty >> rays[d][0] & 1 for d in _TILE_DIRECTIONS[tile])
+    if motion == "short_capture":
+        return any(enemy >> victim & 1 and empty >> landing & 1
+                   for victim, landing in _SHORT_HOPS[tile][start])
+    if motion == "long_capture":
+        return any(_long_hop_exists(ray, enemy, empty) for ray in _LONG_RAYS[tile][start])
+    return False
+
+
+def _long_hop_exists(ray: tuple[Cell, ...], enemy: Mask, empty: Mask) -> bool:
+    """Whether a long hop along ``ray`` exists: empty cells, one enemy piece, an empty cell."""
+    for i, cell in enumerate(ray):
+        if not empty >> cell & 1:
+            return bool(enemy >> cell & 1) and i + 1 < len(ray) and bool(empty >> ray[i + 1] & 1)
+    return False
 
 
 def _short_hops(cell: Cell, path: tuple[Cell, ...], enemy: Mask, empty: Mask,
