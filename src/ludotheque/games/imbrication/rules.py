@@ -54,6 +54,8 @@ ANY_PIECE_FROM_ROUND = 4
 # The round before which the tiles are shuffled again and shown (rules: "Tile order").
 RESHUFFLE_ROUND = 4
 OUTCOMES = ("action", "blank", "removed", "pending")
+# Longer lists of legal moves are checked through a set, built once.
+_SCAN_AT_MOST = 64
 _TILE_MOTION = [TILE_TABLE[t].motion for t in TILES]
 _TILE_DIRECTIONS = [TILE_TABLE[t].directions for t in TILES]
 # Per tile and cell: the (captured, landing) cell pairs of a short hop, and the rays long enough
@@ -90,8 +92,8 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
     """
 
     __slots__ = (
-        "_drawn", "_mover", "_openings", "_orders", "_outcomes", "_phase", "_pieces", "_placed",
-        "_round",
+        "_drawn", "_legal_set", "_mover", "_openings", "_orders", "_outcomes", "_phase", "_pieces",
+        "_placed", "_round",
     )
 
     def __init__(
@@ -117,6 +119,7 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
         self._outcomes = outcomes
         self._ply = ply
         self._legal = legal
+        self._legal_set: frozenset[Move] | None = None
         self._result: Result | None = None
         if openings < OPENING_PLACEMENTS:
             self._mover = (round_ - 1 + openings) % 2
@@ -305,6 +308,11 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
         legal = self._legal
         if legal is None:
             legal = self.legal_moves()
+        if len(legal) > _SCAN_AT_MOST:
+            # Capture chains can run to tens of thousands (a search plays each of them once).
+            if self._legal_set is None:
+                self._legal_set = frozenset(legal)
+            return isinstance(move, Move) and move in self._legal_set
         for candidate in legal:
             if candidate is move:
                 return True
