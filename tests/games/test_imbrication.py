@@ -322,6 +322,28 @@ def test_a_chain_may_end_on_its_start_cell() -> None:
     assert after.owner(INDEX["d4"]) == 0 and after.pieces(1) == 0
 
 
+def test_a_long_list_of_actions_accepts_equal_moves_and_refuses_others() -> None:
+    # Over 1,024 legal moves a move is looked up in a set instead of the list: long capture
+    # chains through a checkerboard of enemy pieces run to tens of thousands. Equal moves
+    # still play, anything else is still illegal.
+    rows = ["........", ".D.D.D..", "D.D.D.D.", "DD.D.D.D", "D.D.D.D.", "DD.D.LLL", "D.D.L..L",
+            "LLD.L..D"]
+    cells = {f"{file}{8 - r}": c
+             for r, row in enumerate(rows) for file, c in zip("abcdefgh", row, strict=True) if c != "."}
+    state = acting(cells, "ljump", "e1", round_=5)
+    moves = state.legal_moves()
+    assert len(moves) > 1024
+    for move in moves[::997]:
+        equal = Move(tuple(move.cells), move.is_capture)
+        assert equal is not move
+        assert state.play(equal).to_json() == state.play(move).to_json()
+    before = state.to_json()
+    for foreign in (Move((INDEX["a1"], INDEX["b2"])), Move((INDEX["e1"], INDEX["e2"]), True), ["e1"], 7):
+        with pytest.raises(IllegalMoveError):
+            state.play(foreign)  # type: ignore[arg-type]
+    assert state.to_json() == before
+
+
 def test_a_capture_tile_never_moves_without_capturing() -> None:
     for tile in ("jump", "djump", "ljump", "dljump"):
         after = placing({"a8": "D"}, tile=tile).play("d4")

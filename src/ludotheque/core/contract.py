@@ -199,6 +199,10 @@ class State(ABC):
 
 GameT = TypeVar("GameT", bound=Game)
 MoveT = TypeVar("MoveT")
+# Longer lists of legal moves are searched through a set, built once: Imbrication's capture
+# chains run to tens of thousands, and a search plays each of them. Shorter ones are scanned,
+# which costs less than building a set when a state is played once (random playouts).
+_SCAN_AT_MOST = 1024
 
 
 class StoredState(State, Generic[GameT, MoveT]):
@@ -206,14 +210,16 @@ class StoredState(State, Generic[GameT, MoveT]):
 
     A subclass stores its game in ``_game``, its ply count in ``_ply`` and its result in ``_result``
     (``None`` until the game ends), starts with ``_legal = None`` and implements
-    ``_generate_legal_moves``: the moves are generated once, on first use, and copied out. Two
-    states are equal when their full states (``to_json``) are; each game defines a ``__hash__``
-    consistent with that.
+    ``_generate_legal_moves``: the moves are generated once, on first use, and copied out;
+    ``_is_legal`` checks a move against them. Two states are equal when their full states
+    (``to_json``) are; each game defines a ``__hash__`` consistent with that.
     """
 
-    __slots__ = ("_game", "_legal", "_ply", "_result")
+    # ``_legal_set`` is left unset until a long list is first searched.
+    __slots__ = ("_game", "_legal", "_legal_set", "_ply", "_result")
     _game: GameT
     _legal: list[MoveT] | None
+    _legal_set: frozenset[MoveT]
     _ply: int
     _result: Result | None
 
@@ -239,6 +245,24 @@ class StoredState(State, Generic[GameT, MoveT]):
     @abstractmethod
     def _generate_legal_moves(self) -> list[MoveT]:
         """Every legal move in canonical order (called once, while the game is not over)."""
+
+    def _is_legal(self, move: object) -> bool:
+        """Whether ``move`` is a legal move: usually one of the very objects ``legal_moves``
+        listed (found by identity), else an equal move."""
+        legal = self._legal if self._legal is not None else self.legal_moves()
+        if len(legal) > _SCAN_AT_MOST:
+            try:
+                lookup = self._legal_set
+            except AttributeError:
+                lookup = self._legal_set = frozenset(legal)
+            try:
+                return move in lookup
+            except TypeError:  # unhashable: not a move
+                return False
+        for candidate in legal:
+            if candidate is move:
+                return True
+        return move in legal
 
     def result(self) -> Result:
         if self._result is None:

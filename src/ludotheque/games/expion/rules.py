@@ -191,15 +191,6 @@ class ExpionState(StoredState["ExpionGame", Move]):
         # Draw (c): marbles, EX*PION, camp to move and whether a capture has happened.
         return board + _KEY_SUFFIX[camp][freed]
 
-    def _is_legal(self, move: object) -> bool:
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_moves()
-        for candidate in legal:
-            if candidate is move:
-                return True
-        return isinstance(move, Move) and move in legal
-
     def _after(self, move: Move) -> ExpionState:
         game = self._game
         player = game.holders[self._camp]

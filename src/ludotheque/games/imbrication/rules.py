@@ -54,8 +54,6 @@ ANY_PIECE_FROM_ROUND = 4
 # The round before which the tiles are shuffled again and shown (rules: "Tile order").
 RESHUFFLE_ROUND = 4
 OUTCOMES = ("action", "blank", "removed", "pending")
-# Longer lists of legal moves are checked through a set, built once.
-_SCAN_AT_MOST = 64
 _TILE_MOTION = [TILE_TABLE[t].motion for t in TILES]
 _TILE_DIRECTIONS = [TILE_TABLE[t].directions for t in TILES]
 # Per tile and cell: the (captured, landing) cell pairs of a short hop, and the rays long enough
@@ -92,8 +90,8 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
     """
 
     __slots__ = (
-        "_drawn", "_legal_set", "_mover", "_openings", "_orders", "_outcomes", "_phase", "_pieces",
-        "_placed", "_round",
+        "_drawn", "_mover", "_openings", "_orders", "_outcomes", "_phase", "_pieces", "_placed",
+        "_round",
     )
 
     def __init__(
@@ -107,7 +105,6 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
         orders: tuple[tuple[int, ...], tuple[int, ...]],
         outcomes: tuple[str, ...],
         ply: int,
-        legal: list[Move] | None = None,
     ) -> None:
         self._game = game
         self._pieces = pieces
@@ -118,8 +115,7 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
         self._orders = orders
         self._outcomes = outcomes
         self._ply = ply
-        self._legal = legal
-        self._legal_set: frozenset[Move] | None = None
+        self._legal = None
         self._result: Result | None = None
         if openings < OPENING_PLACEMENTS:
             self._mover = (round_ - 1 + openings) % 2
@@ -303,20 +299,6 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
             return self._pieces[self._mover]
         assert self._placed is not None
         return BIT[self._placed]
-
-    def _is_legal(self, move: object) -> bool:
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_moves()
-        if len(legal) > _SCAN_AT_MOST:
-            # Capture chains can run to tens of thousands (a search plays each of them once).
-            if self._legal_set is None:
-                self._legal_set = frozenset(legal)
-            return isinstance(move, Move) and move in self._legal_set
-        for candidate in legal:
-            if candidate is move:
-                return True
-        return isinstance(move, Move) and move in legal
 
     def _with_piece(self, cell: Cell) -> tuple[Mask, Mask]:
         light, dark = self._pieces

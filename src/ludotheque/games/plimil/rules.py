@@ -360,13 +360,6 @@ class PlimilState(StoredState["PlimilGame", Move]):
             "known": self._known[block],
         }
 
-    def _is_legal(self, move: object) -> bool:
-        legal = self._legal if self._legal is not None else self.legal_moves()
-        for candidate in legal:
-            if candidate is move:
-                return True
-        return isinstance(move, Move) and move in legal
-
     def _setup_step(self) -> tuple[Player, int]:
         """Whose setup it is and which of their 13 moves (0: stems, i: i-th block)."""
         player = 0 if self._ply < SETUP_MOVES_PER_PLAYER else 1

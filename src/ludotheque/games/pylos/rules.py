@@ -124,15 +124,6 @@ class PylosState(StoredState["PylosGame", Move]):
     def _key(balls: tuple[Mask, Mask], mover: Player) -> int:
         return balls[LIGHT] | balls[DARK] << _KEY_SHIFT | mover << (2 * _KEY_SHIFT)
 
-    def _is_legal(self, move: object) -> bool:
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_moves()
-        for candidate in legal:
-            if candidate is move:
-                return True
-        return isinstance(move, Move) and move in legal
-
     def _after(self, move: Move) -> PylosState:
         mover = self._mover
         own = self._balls[mover]
