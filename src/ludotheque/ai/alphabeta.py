@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.contract import Game, Player, State
-from .base import Analysis, Bot, Evaluator, Progress, report, terminal_values
+from .base import Analysis, Bot, Evaluator, Progress, has_two_sides, report, terminal_values
 from .evaluators import GainDetector, position_key
 
 # Evaluations are scaled below every proven result so that a win always outranks a good position.
@@ -111,16 +111,6 @@ class AlphaBetaBot(Bot):
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         self._check_playable(state)
         return search(self.options, state, self.rng_for(state), progress)
-
-
-def has_two_sides(game: Game) -> bool:
-    """Whether ``game`` is played by exactly two sides (two players, or two teams).
-
-    >>> import ludotheque
-    >>> [has_two_sides(ludotheque.load("expion", players=n)) for n in (2, 3, 4)]
-    [True, True, True]
-    """
-    return len(game.teams) == 2
 
 
 def search(

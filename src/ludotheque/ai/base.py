@@ -95,6 +95,16 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.algorithm} for {self.game!r}>"
 
 
+def has_two_sides(game: Game) -> bool:
+    """Whether ``game`` is played by exactly two sides (two players, or two teams).
+
+    >>> import ludotheque
+    >>> [has_two_sides(ludotheque.load("expion", players=n)) for n in (2, 3, 4)]
+    [True, True, True]
+    """
+    return len(game.teams) == 2
+
+
 def terminal_values(state: State) -> tuple[float, ...]:
     """Each player's utility at the end: 1 for a winner, -1 for a loser, 0 for all on a draw.
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.contract import Game
+from .base import has_two_sides
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 
@@ -129,7 +130,7 @@ def kind_of(game: Game) -> str:
     """The kind of search a game needs, from its declared facts."""
     if game.has_hidden_information:
         return HIDDEN
-    return PERFECT_TWO if len(game.teams) == 2 else MANY
+    return PERFECT_TWO if has_two_sides(game) else MANY
 
 
 def level_for(game: Game, level: str) -> LevelSpec:

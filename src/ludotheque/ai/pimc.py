@@ -23,8 +23,8 @@ from collections import Counter
 from dataclasses import replace
 
 from ..core.contract import Game, Player, State
-from .alphabeta import SearchOptions, has_two_sides, search
-from .base import Analysis, Bot, Evaluator, Progress, report
+from .alphabeta import SearchOptions, search
+from .base import Analysis, Bot, Evaluator, Progress, has_two_sides, report
 from .evaluators import position_key
 
 
@@ -69,7 +69,8 @@ class DeterminizedAlphaBetaBot(Bot):
         moves = {str(m): m for m in state.legal_moves()}
         order = {text: i for i, text in enumerate(moves)}
         samples = [self._sample(state, player, rng) for _ in range(self.samples)]
-        distinct = {position_key(sample): sample for sample in samples}
+        keys = [position_key(sample) for sample in samples]
+        distinct = dict(zip(keys, samples, strict=True))
         options = self._options_for(len(distinct))
         answers: dict[str, Analysis] = {}
         for done, (key, sample) in enumerate(distinct.items(), start=1):
@@ -77,8 +78,8 @@ class DeterminizedAlphaBetaBot(Bot):
             report(progress, done / len(distinct))
         votes: Counter[str] = Counter()
         totals: dict[str, float] = dict.fromkeys(moves, 0.0)
-        for sample in samples:
-            answer = answers[position_key(sample)]
+        for key in keys:
+            answer = answers[key]
             votes[str(answer.best_move)] += 1
             totals[str(answer.best_move)] += answer.value
         best = min(votes, key=lambda t: (-votes[t], -totals[t], order[t]))
