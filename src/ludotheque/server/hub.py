@@ -36,6 +36,8 @@ Operation = Callable[[Snapshot, Instant], Snapshot]
 SEED_BITS = 62
 # Finished games kept in memory (for their late readers); older ones are read again on demand.
 FINISHED_IN_MEMORY = 1000
+# The 401 answer to a request that must act for a seat and brings no token (nor seat cookie).
+TOKEN_REQUIRED = "a seat token is required (Authorization: Bearer <token>)"
 
 
 def new_token() -> str:
@@ -88,7 +90,7 @@ class GameSession:
     def seat_of(self, token: str | None) -> Player:
         """The seat ``token`` holds; raises ``ApiError`` 401 when missing or foreign."""
         if not token:
-            raise ApiError(401, "a seat token is required (Authorization: Bearer <token>)")
+            raise ApiError(401, TOKEN_REQUIRED)
         seat = self.seat_holding(token)
         if seat is None:
             raise ApiError(401, f"this token holds no seat of game {self.meta.id}")

@@ -29,18 +29,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, TypedDict
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from ..core.contract import Player
 from .errors import ApiError
-from .hub import GameSession
+from .hub import TOKEN_REQUIRED, GameSession
 
 COOKIE_PREFIX = "ludotheque_seat_"
 # Browsers keep a cookie at most 400 days; a correspondence game may last that long.
 COOKIE_MAX_AGE_S = 400 * 24 * 3600
 TRUE_WORDS = ("1", "true", "yes")
+
+
+class _CookieScope(TypedDict):
+    path: str
+    secure: bool
+    httponly: bool
+    samesite: Literal["strict"]
 
 
 def cookie_name(seat: Player) -> str:
@@ -131,7 +139,7 @@ def acting_seat(session: GameSession, credentials: Credentials) -> Player:
     """The seat a move is played for; 401 without a token or a seat cookie."""
     seat = reading_seat(session, credentials)
     if seat is None:
-        raise ApiError(401, "a seat token is required (Authorization: Bearer <token>)")
+        raise ApiError(401, TOKEN_REQUIRED)
     return seat
 
 
@@ -142,7 +150,7 @@ def require_seat(session: GameSession, credentials: Credentials, seat: Player) -
     else:
         held, who = held_seats(session, credentials.cookies), "this browser holds"
         if not held:
-            raise ApiError(401, "a seat token is required (Authorization: Bearer <token>)")
+            raise ApiError(401, TOKEN_REQUIRED)
     if seat not in held:
         holds = ", ".join(str(number) for number in held)
         raise ApiError(403, f"{who} seat {holds}, not seat {seat}")
@@ -157,22 +165,19 @@ def _chosen(held: list[Player], choice: Player) -> Player:
 
 def set_seat_cookie(response: Response, connection: HTTPConnection, game_id: str, seat: Player,
                     token: str) -> None:
-    response.set_cookie(
-        cookie_name(seat),
-        token,
-        max_age=COOKIE_MAX_AGE_S,
-        path=cookie_path(game_id),
-        secure=connection.url.scheme in ("https", "wss"),
-        httponly=True,
-        samesite="strict",
-    )
+    response.set_cookie(cookie_name(seat), token, max_age=COOKIE_MAX_AGE_S,
+                        **_cookie_scope(connection, game_id))
 
 
 def expire_seat_cookie(response: Response, connection: HTTPConnection, game_id: str, seat: Player) -> None:
-    response.delete_cookie(
-        cookie_name(seat),
-        path=cookie_path(game_id),
-        secure=connection.url.scheme in ("https", "wss"),
-        httponly=True,
-        samesite="strict",
-    )
+    response.delete_cookie(cookie_name(seat), **_cookie_scope(connection, game_id))
+
+
+def _cookie_scope(connection: HTTPConnection, game_id: str) -> _CookieScope:
+    """Where a seat cookie lives and who may read it: the same for setting and expiring it."""
+    return {
+        "path": cookie_path(game_id),
+        "secure": connection.url.scheme in ("https", "wss"),
+        "httponly": True,
+        "samesite": "strict",
+    }
