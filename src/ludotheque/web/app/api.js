@@ -63,6 +63,16 @@ export function takeTokenFromAddress() {
   return token;
 }
 
+/** The array saved under `key` in `storage`; an empty one when absent or not an array. */
+function storedArray(storage, key) {
+  try {
+    const saved = JSON.parse(storage.getItem(key) || "[]");
+    return Array.isArray(saved) ? saved : [];
+  } catch {
+    return [];
+  }
+}
+
 const LEGACY_TOKENS = "ludotheque.tokens.";
 const LEGACY_INVITES = "ludotheque.invites.";
 
@@ -75,23 +85,13 @@ export async function migrateLegacyTokens(gameId) {
   for (const key of Object.keys(localStorage)) {
     if (key.startsWith(LEGACY_TOKENS)) {
       const game = key.slice(LEGACY_TOKENS.length);
-      let tokens = [];
-      try {
-        tokens = JSON.parse(localStorage.getItem(key) || "[]");
-      } catch {
-        tokens = [];
-      }
-      for (const token of Array.isArray(tokens) ? tokens : []) {
+      for (const token of storedArray(localStorage, key)) {
         if (typeof token === "string") await claimToken(game, token).catch(() => null);
       }
       localStorage.removeItem(key);
     } else if (key.startsWith(LEGACY_INVITES)) {
       if (key === LEGACY_INVITES + gameId) {
-        try {
-          invites = JSON.parse(localStorage.getItem(key) || "[]").filter((entry) => entry && entry.token);
-        } catch {
-          invites = [];
-        }
+        invites = storedArray(localStorage, key).filter((entry) => entry && entry.token);
       }
       localStorage.removeItem(key);
     }
@@ -113,13 +113,8 @@ export const inviteHandoff = {
   },
   take(gameId) {
     const key = HANDOFF + gameId;
-    const raw = sessionStorage.getItem(key);
+    const invites = storedArray(sessionStorage, key);
     sessionStorage.removeItem(key);
-    try {
-      const invites = JSON.parse(raw || "[]");
-      return Array.isArray(invites) ? invites : [];
-    } catch {
-      return [];
-    }
+    return invites;
   },
 };
