@@ -167,9 +167,27 @@ def test_a_depth_step_makes_every_completed_search_end_on_a_whole_turn() -> None
     for nodes in (300, 3000, None):
         bot = AlphaBetaBot(PYLOS, rng=random.Random(0), evaluate=evaluate, depth=4, depth_step=2,
                            nodes=nodes)
-        assert bot.analyse(state).depth in (0, 2, 4)
+        assert bot.analyse(state).depth in (2, 4)
+    # Ten positions hold no whole turn: the answer is the one-ply look, over every root move.
+    starved = AlphaBetaBot(PYLOS, rng=random.Random(0), evaluate=evaluate, depth=4, depth_step=2, nodes=10)
+    analysis = starved.analyse(state)
+    assert analysis.depth == 1 and analysis.iterations == 11 + len(state.legal_moves())
     unbounded = AlphaBetaBot(PYLOS, rng=random.Random(0), evaluate=evaluate, depth=4, depth_step=2)
     assert unbounded.analyse(state).depth == 4
+
+
+def test_a_node_budget_counts_the_positions_that_end_the_game() -> None:
+    # Toy's last move: a duel wins for player 1 (3 beats 0), safe draws; both end the game.
+    game = ToyGame("open", 2)
+    last = game.deal((0, 3), ("safe", "safe", "safe"))
+    def indifferent(state: State, player: int) -> float:
+        return 0.0
+    full = AlphaBetaBot(game, rng=random.Random(0), evaluate=indifferent, depth=1).analyse(last)
+    assert (str(full.best_move), full.iterations) == ("duel", 2)
+    # One position cannot hold both: the search stops at the second, then looks one ply deep.
+    starved = AlphaBetaBot(game, rng=random.Random(0), evaluate=indifferent, depth=1, nodes=1)
+    analysis = starved.analyse(last)
+    assert (str(analysis.best_move), analysis.depth, analysis.iterations) == ("duel", 1, 2 + 2)
 
 
 def test_determinized_alphabeta_searches_a_state_once_when_nothing_is_hidden() -> None:

@@ -8,7 +8,9 @@ Iterative deepening up to ``depth``, a transposition table keyed by the full sta
 (see :func:`~ludotheque.ai.evaluators.position_key`), and move ordering by the table's best move,
 killer moves and a history table. The budget is a depth and a node count, never wall time: the
 deepest iteration that overruns ``nodes`` is abandoned and the previous one answers, so a search
-is the same on every machine.
+is the same on every machine. Every position a search reaches counts, those that end the game
+included (a last turn may offer thousands of them). When not even the first iteration fits, the
+bot still answers with a searched move: each root move's position is evaluated, one ply deep.
 
 >>> import ludotheque, random
 >>> from ludotheque.ai.evaluators import evaluator_for
@@ -139,6 +141,7 @@ class _Search:
         self.history: dict[str, int] = {}
         self.killers: dict[int, list[str]] = {}
         self.count = 0
+        self.bounded = options.nodes is not None
         self.reported = 0.0
 
     # -- iterative deepening -------------------------------------------------------------------
@@ -162,7 +165,10 @@ class _Search:
                 self._report(depth / self.options.depth)
             if abs(best_value) >= _WIN - _PER_PLY * (depth + 1):
                 break  # a proven result: deeper search cannot change it
-        if completed and self.options.deny is not None:
+        if not completed:
+            best_move, best_value, values = self._one_ply(moves)
+            completed = 1
+        if self.options.deny is not None:
             best_move, best_value = self._deny_gains(moves, values, best_move, best_value)
         report(self.progress, 1.0)
         return Analysis(
@@ -189,6 +195,15 @@ class _Search:
         best = max(moves, key=lambda m: values[str(m)])
         self.table[position_key(self.root)] = _Entry(depth, values[str(best)], _EXACT, str(best))
         return values
+
+    def _one_ply(self, moves: list[Any]) -> tuple[Any, float, dict[str, float]]:
+        """The answer when the budget cannot hold one whole iteration: every root move's position
+        evaluated, beyond the budget (as many positions as root moves)."""
+        self.bounded = False
+        values = self._root_values(moves, 1)
+        moves.sort(key=lambda m: -values[str(m)])
+        best_move, best_value = self._pick(moves, values)
+        return best_move, best_value, values
 
     def _deny_gains(
         self, ordered: list[Any], values: dict[str, float], best_move: Any, best_value: float
@@ -224,6 +239,7 @@ class _Search:
         """The value of ``child`` for ``mover`` (who just moved): the child's negamax value,
         negated when the turn passed to the other side (a game may give one player two turns,
         and a teammate's turn is the same side's)."""
+        self._count_node()
         if child.is_over:
             return self._terminal(child, mover, ply)
         if self._same_side(child, mover):
@@ -235,13 +251,16 @@ class _Search:
         assert state.to_move is not None
         return self.side_of[state.to_move] == self.side_of[player]
 
-    def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def _count_node(self) -> None:
         self.count += 1
-        if self.options.nodes is not None:
+        if self.bounded:
+            assert self.options.nodes is not None
             if self.count > self.options.nodes:
                 raise _OutOfBudget
             if self.count % _PROGRESS_EVERY == 0:
                 self._report(self.count / self.options.nodes)
+
+    def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         mover = state.to_move
         assert mover is not None
         if depth <= 0:
