@@ -190,6 +190,23 @@ def test_a_node_budget_counts_the_positions_that_end_the_game() -> None:
     assert (str(analysis.best_move), analysis.depth, analysis.iterations) == ("duel", 1, 2 + 2)
 
 
+def test_determinized_alphabeta_plays_the_best_move_on_average_not_the_one_most_often_best() -> None:
+    # Player 0 holds a 2; the opponent's card (0-3) is hidden. A made-up evaluator rates a duel
+    # +0.2 unless the opponent holds a 3 (then -1), a safe move 0: the duel is best for three
+    # cards in four, and worth -0.1 on average.
+    game = ToyGame("hidden", 2)
+
+    def duel_risk(state: State, player: int) -> float:
+        cards, history = state.to_json()["cards"], state.to_json()["history"]
+        value = 0.0 if history[-1] == "safe" else -1.0 if cards[1] == 3 else 0.2
+        return value if player == 0 else -value
+
+    bot = DeterminizedAlphaBetaBot(game, rng=random.Random(0), evaluate=duel_risk, samples=40, depth=1)
+    analysis = bot.analyse(game.deal((2, 0)))
+    assert str(analysis.best_move) == "safe" and analysis.value == 0.0
+    assert analysis.visits["duel"] > analysis.visits["safe"]  # what a vote among samples plays
+
+
 def test_determinized_alphabeta_searches_a_state_once_when_nothing_is_hidden() -> None:
     # From round 4 of Imbrication every tile order is known: the samples coincide.
     game = ludotheque.load("imbrication")

@@ -52,6 +52,7 @@ class SearchOptions:
     depth_step: int = 1
     deny: GainDetector | None = None
     algorithm: str = "alphabeta"
+    exact_root: bool = False
 
     def __post_init__(self) -> None:
         if self.depth < 1 or self.depth_step < 1:
@@ -123,6 +124,17 @@ def search(
     return _Search(options, state, rng, progress).run()
 
 
+def search_values(
+    options: SearchOptions, state: State, rng: random.Random
+) -> tuple[Analysis, dict[str, float]]:
+    """:func:`search`, and the value of every root move (text → value for the player to move) at
+    the deepest depth completed; exact for all of them when ``options.exact_root``, otherwise
+    only for the best (the others are bounds)."""
+    run = _Search(options, state, rng, None)
+    analysis = run.run()
+    return analysis, run.values
+
+
 class _Search:
     """One decision: its table, counters and ordering heuristics live and die with it, which keeps
     ``choose`` a pure function of (seed, state)."""
@@ -140,6 +152,7 @@ class _Search:
         self.table: dict[str, _Entry] = {}
         self.history: dict[str, int] = {}
         self.killers: dict[int, list[str]] = {}
+        self.values: dict[str, float] = {}
         self.count = 0
         self.bounded = options.nodes is not None
         self.reported = 0.0
@@ -171,6 +184,7 @@ class _Search:
         if self.options.deny is not None:
             best_move, best_value = self._deny_gains(moves, values, best_move, best_value)
         report(self.progress, 1.0)
+        self.values = values
         return Analysis(
             value=max(-1.0, min(1.0, best_value)),
             best_move=best_move,
@@ -181,14 +195,15 @@ class _Search:
         )
 
     def _root_values(self, moves: list[Any], depth: int) -> dict[str, float]:
-        """Each root move's value (exact for the best, and for all within margin when asked)."""
+        """Each root move's value (exact for the best, and for all, or all within margin, when
+        asked)."""
         mover = self.root.to_move
         assert mover is not None
         alpha = -2 * _WIN
         values: dict[str, float] = {}
         for move in moves:
             child = self.root.play(move)
-            window = alpha - self.options.margin if self.options.margin > 0 else alpha
+            window = -2 * _WIN if self.options.exact_root else alpha - self.options.margin
             value = self._child_value(child, mover, depth - 1, window, 2 * _WIN, 1)
             values[str(move)] = value
             alpha = max(alpha, value)

@@ -1,11 +1,15 @@
 """Determinized alpha-beta (perfect-information Monte Carlo) for two-player hidden-information games.
 
 The bot draws ``samples`` full states with ``state.determinize(p, rng)`` for its player ``p``, runs
-an alpha-beta search on each, and plays the move most searches chose (ties: the larger summed
-value, then canonical order). It reads nothing of the true state but ``legal_moves()``, ``ply``
-and ``to_move``, so two states with the same ``view(p)`` get the same move. It suits games whose
-secrets are few or unknown to both players (Imbrication's tile order), where information-set
-MCTS with a static evaluator spreads its visits too thin over many placements.
+an alpha-beta search on each, and plays the move whose value, averaged over the samples, is best
+(ties: canonical order). Each search of several distinct samples values every root move exactly:
+a vote among each sample's favourite would pick the move best for most secrets, where a player
+wants the move best on average (a placement that keeps its piece whatever tile comes, rather than
+one that shines under most tiles and is lost under the others). It reads nothing of the true
+state but ``legal_moves()``, ``ply`` and ``to_move``, so two states with the same ``view(p)`` get
+the same move. It suits games whose secrets are few or unknown to both players (Imbrication's
+tile order), where information-set MCTS with a static evaluator spreads its visits too thin over
+many placements.
 
 >>> import ludotheque, random
 >>> from ludotheque.ai.evaluators import evaluator_for
@@ -23,7 +27,7 @@ from collections import Counter
 from dataclasses import replace
 
 from ..core.contract import Game, Player, State
-from .alphabeta import SearchOptions, search
+from .alphabeta import SearchOptions, search_values
 from .base import Analysis, Bot, Evaluator, Progress, has_two_sides, report
 from .evaluators import position_key
 
@@ -73,18 +77,20 @@ class DeterminizedAlphaBetaBot(Bot):
         distinct = dict(zip(keys, samples, strict=True))
         options = self._options_for(len(distinct))
         answers: dict[str, Analysis] = {}
+        values: dict[str, dict[str, float]] = {}
         for done, (key, sample) in enumerate(distinct.items(), start=1):
-            answers[key] = search(options, sample, rng)
+            answers[key], values[key] = search_values(options, sample, rng)
             report(progress, done / len(distinct))
-        votes: Counter[str] = Counter()
-        totals: dict[str, float] = dict.fromkeys(moves, 0.0)
-        for key in keys:
-            answer = answers[key]
-            votes[str(answer.best_move)] += 1
-            totals[str(answer.best_move)] += answer.value
-        best = min(votes, key=lambda t: (-votes[t], -totals[t], order[t]))
+        if len(distinct) == 1:  # one search: its own choice (and its margin, if any)
+            best, value = str(answers[keys[0]].best_move), answers[keys[0]].value
+        else:
+            average = {text: sum(values[key][text] for key in keys) / len(keys) for text in moves}
+            best = max(moves, key=lambda text: (average[text], -order[text]))
+            value = average[best]
+        # Visits, for people: how many samples had each move as their own best.
+        votes = Counter(str(answers[key].best_move) for key in keys)
         return Analysis(
-            value=totals[best] / votes[best],
+            value=value,
             best_move=moves[best],
             principal_variation=(best,),
             visits=dict(votes.most_common()),
@@ -97,7 +103,9 @@ class DeterminizedAlphaBetaBot(Bot):
         return state.determinize(player, rng) if self.game.has_hidden_information else state
 
     def _options_for(self, searches: int) -> SearchOptions:
-        """The options of each of ``searches`` searches: an equal share of the node budget."""
-        if self.options.nodes is None or searches == 1:
+        """The options of each of ``searches`` searches: an equal share of the node budget, and
+        exact values for every root move (to be averaged) when there are several."""
+        if searches == 1:
             return self.options
-        return replace(self.options, nodes=self.options.nodes // searches)
+        nodes = None if self.options.nodes is None else self.options.nodes // searches
+        return replace(self.options, nodes=nodes, exact_root=True)
