@@ -103,9 +103,10 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
     # plies fit in 15,000 positions almost everywhere, so more positions change little (one
     # sample with 45,000 won 4 of 6 probe games against medium; six plies 2 of 6, over 5 s).
     # What medium lacks is round 1's unknown tiles: one determinization believes one tile order
-    # and places pieces that the real tile cannot move (they are removed). Hard averages each
-    # placement's exact value over 8 orders (a vote among 3 orders won 3 of 6): 13 of 14 probe
-    # games against medium, with more pieces at the end in nearly all.
+    # and places pieces that the real tile cannot move (they are removed: 35 of medium's 90
+    # round-1 turns in 20 games against hard). Hard averages each placement's exact value over
+    # 8 orders (17 of 90 removed; a vote among 3 orders won 3 of 6): 13 of 14 probe games
+    # against medium, with more pieces at the end in nearly all; 81% over 40 arena games.
     ("imbrication", 2): {
         "easy": LevelSpec("pimc", {"samples": 1, "depth": 1, "margin": 0.05},
                           description="the placement the evaluator likes, or one close to it"),
