@@ -180,8 +180,10 @@ def test_a_node_budget_counts_the_positions_that_end_the_game() -> None:
     # Toy's last move: a duel wins for player 1 (3 beats 0), safe draws; both end the game.
     game = ToyGame("open", 2)
     last = game.deal((0, 3), ("safe", "safe", "safe"))
+
     def indifferent(state: State, player: int) -> float:
         return 0.0
+
     full = AlphaBetaBot(game, rng=random.Random(0), evaluate=indifferent, depth=1).analyse(last)
     assert (str(full.best_move), full.iterations) == ("duel", 2)
     # One position cannot hold both: the search stops at the second, then looks one ply deep.

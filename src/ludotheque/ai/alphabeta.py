@@ -195,8 +195,8 @@ class _Search:
         )
 
     def _root_values(self, moves: list[Any], depth: int) -> dict[str, float]:
-        """Each root move's value (exact for the best, and for all, or all within margin, when
-        asked)."""
+        """Each root move's value: exact for the best, and for every move with ``exact_root``
+        (or for those within ``margin`` of the best)."""
         mover = self.root.to_move
         assert mover is not None
         alpha = -2 * _WIN

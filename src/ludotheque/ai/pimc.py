@@ -64,14 +64,13 @@ class DeterminizedAlphaBetaBot(Bot):
             raise ValueError(f"samples must be at least 1, not {samples!r}")
         super().__init__(game, rng=rng)
         self.samples = samples
-        # Determinized searches vote: no root filter (deny) on any of them.
+        # No root filter (deny): the samples' values are averaged, not one search's choice kept.
         self.options = SearchOptions(evaluate, depth, nodes, margin, depth_step, None, self.algorithm)
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         player = self._check_playable(state)
         rng = self.rng_for(state)
         moves = {str(m): m for m in state.legal_moves()}
-        order = {text: i for i, text in enumerate(moves)}
         samples = [self._sample(state, player, rng) for _ in range(self.samples)]
         keys = [position_key(sample) for sample in samples]
         distinct = dict(zip(keys, samples, strict=True))
@@ -85,7 +84,7 @@ class DeterminizedAlphaBetaBot(Bot):
             best, value = str(answers[keys[0]].best_move), answers[keys[0]].value
         else:
             average = {text: sum(values[key][text] for key in keys) / len(keys) for text in moves}
-            best = max(moves, key=lambda text: (average[text], -order[text]))
+            best = max(moves, key=average.__getitem__)  # the first of equals: canonical order
             value = average[best]
         # Visits, for people: how many samples had each move as their own best.
         votes = Counter(str(answers[key].best_move) for key in keys)
