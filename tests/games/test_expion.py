@@ -689,3 +689,49 @@ def test_a_resignation_loses_for_the_whole_team() -> None:
     assert four.resignation(2).winners == (1, 3)
     three = ludotheque.load("expion", players=3)
     assert three.resignation(2).winners == (0,) and three.resignation(0).winners == (1, 2)
+
+
+# -- clauses of issue 19: orthogonal contact, the capture flag, the order of the draws -----------
+def test_the_chameleon_needs_orthogonal_contact_with_the_expion() -> None:
+    # North's f6 touches the EX*PION on e5 only by a corner: the EX*PION stays neutral.
+    diagonal = place("Nf6 Xe5 Wd5 Nc6 Eh8").play("c6-c5")
+    assert diagonal.marble_at("d5") == "W" and not diagonal.has_first_capture
+    # The same marble one cell over, beside the EX*PION: d5 is captured.
+    beside = place("Ne6 Xe5 Wd5 Nc6 Eh8").play("c6-c5")
+    assert beside.marble_at("d5") is None
+
+
+CYCLE = ["c7-d7", "g4-g5", "d7-c7", "g5-g4"]
+CYCLE_PIECES = "Nc7 Eg4 Xe2"  # South and West eliminated: North and East alternate
+
+
+def test_the_repetition_key_includes_whether_a_capture_has_happened() -> None:
+    # The flag turns on only with a capture, which also removes marbles, so in play the same
+    # marbles never stand under both flags: the flagless occurrences are written into ``seen``.
+    before_capture = place(CYCLE_PIECES)
+    for text in CYCLE:
+        before_capture = before_capture.play(text)
+    assert before_capture.repetitions == 2  # these marbles, North to move, no capture yet
+    after_capture = place(CYCLE_PIECES, freed=True)
+    data = after_capture.to_json()
+    data["seen"] = data["seen"] + before_capture.to_json()["seen"]
+    state = after_capture.game.state_from_json(data)
+    assert state.repetitions == 1, "the same marbles after a capture are another position"
+    for text in CYCLE:
+        state = state.play(text)
+    assert not state.is_over and state.repetitions == 2
+
+
+def test_the_200_move_draw_is_tested_before_the_third_occurrence() -> None:
+    def after_two_cycles(state: ExpionState) -> ExpionState:
+        for text in CYCLE * 2:
+            assert not state.is_over
+            state = state.play(text)
+        return state
+
+    # The eighth move makes the third occurrence (see the repetition test above) ...
+    assert after_two_cycles(place(CYCLE_PIECES)).result().reason == "repetition"
+    # ... and, 192 quiet moves in, the 200th move without capture or push too.
+    final = after_two_cycles(with_quiet(place(CYCLE_PIECES), QUIET_LIMIT - 2 * len(CYCLE)))
+    assert final.quiet_moves == QUIET_LIMIT
+    assert final.result().reason == "no_progress"

@@ -393,6 +393,36 @@ def test_a_long_diagonal_capture_chain() -> None:
     assert texts(state) == ["b2xe5", "b2xe5xh2", "b2xe5xg3", "b2xf6", "b2xg7", "b2xh8"]
 
 
+# Each case: a capture tile, the board, the acting piece, every chain the tile allows, then the
+# first hop's landing and the piece it took, and the hops a tile of another family would make
+# from that landing (orthogonal vs diagonal, short vs long): the chains never include them.
+FAMILY_CASES = [
+    ("jump", {"d4": "L", "d5": "D", "e7": "D", "f6": "D", "c6": "D"}, "d4",
+     ["d4xd6", "d4xd6xb6"], "d6", "d5", [("djump", "d6xf8"), ("ljump", "d6xg6")]),
+    ("djump", {"d4": "L", "e5": "D", "f7": "D", "b2": "D", "g7": "D"}, "d4",
+     ["d4xf6", "d4xf6xh8"], "f6", "e5", [("jump", "f6xf8"), ("dljump", "f6xa1")]),
+    ("ljump", {"d2": "L", "d5": "D", "c5": "D", "c7": "D"}, "d2",
+     ["d2xd6", "d2xd7", "d2xd7xa7", "d2xd7xb7", "d2xd8"], "d6", "d5",
+     [("djump", "d6xb4"), ("dljump", "d6xb8")]),
+    ("dljump", {"b2": "L", "d4": "D", "e7": "D", "b5": "D"}, "b2",
+     ["b2xe5", "b2xf6", "b2xf6xd8", "b2xg7", "b2xh8"], "e5", "d4",
+     [("ljump", "e5xa5"), ("ljump", "e5xe8")]),
+]
+
+
+@pytest.mark.parametrize(("tile", "cells", "start", "chains", "landing", "taken", "others"),
+                         FAMILY_CASES, ids=[case[0] for case in FAMILY_CASES])
+def test_a_chain_stays_in_its_tiles_family(tile: str, cells: dict[str, str], start: str,
+                                           chains: list[str], landing: str, taken: str,
+                                           others: list[tuple[str, str]]) -> None:
+    assert texts(acting(cells, tile, start)) == chains
+    # From the first landing, tiles of the other families would capture more: not this one.
+    after_first_hop = {c: p for c, p in cells.items() if c not in (start, taken)} | {landing: "L"}
+    for other_tile, hop in others:
+        assert hop in texts(acting(after_first_hop, other_tile, landing)), other_tile
+        assert not any(chain.startswith(f"{start}x{landing}x{hop.split('x')[1]}") for chain in chains)
+
+
 def test_captured_pieces_leave_at_once_so_a_chain_may_cross_their_cells() -> None:
     # After d4xd6 (taking d5), the long hop back down crosses d5 and d4, now empty, to take d2.
     state = acting({"d4": "L", "d5": "D", "d2": "D"}, "ljump", "d4")

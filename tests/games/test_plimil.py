@@ -569,3 +569,143 @@ def test_state_from_json_refuses_altered_data() -> None:
             STANDARD.state_from_json(broken)
     with pytest.raises(ValueError):
         SETUP10.state_from_json(data)
+
+
+# -- clauses of issue 19: the replant cell, Red's neutral, the 100 plies, the order of endings ----
+def test_a_capture_needs_a_replant_cell_on_the_board() -> None:
+    # A red block on c3: a blue block landing on b3 would plant it on a3, which is no cell.
+    spec = start_spec()
+    relocate(spec, "c3", "h5", "BBB")
+    relocate(spec, "f6", "c3", "RRR")
+    state = OPEN.from_position(spec)
+    assert "b2-b3" not in texts(state) and not any(m.endswith("xc3") for m in texts(state))
+    # One rank up the same capture plants the red block on a4, a cell: it is offered.
+    spec = start_spec()
+    relocate(spec, "f6", "c4", "RRR")
+    assert "c3-b4xc4" in texts(OPEN.from_position(spec))
+
+
+def test_a_capture_needs_a_free_replant_cell() -> None:
+    spec = start_spec()
+    relocate(spec, "f6", "c4", "RRR")
+    relocate(spec, "d2", "a4", "BBB")  # a4, where c3-b4xc4 would plant the red block
+    moves = texts(OPEN.from_position(spec))
+    assert "c3-b4xc4" not in moves and "c3-d4xc4" in moves  # d4xc4 plants it on b4, free
+
+
+def test_a_neutral_capture_needs_a_replant_cell_on_the_board_and_free() -> None:
+    # The neutral on e2 would land on d1 and plant the red block of d2 on "d0": no such cell.
+    spec = start_spec()
+    relocate(spec, "e2", "e2", "NNN")
+    relocate(spec, "d1", "h4", "BBB")
+    relocate(spec, "d2", "a4", "BBB")
+    relocate(spec, "d6", "d2", "RRR")
+    assert not any(m.startswith("e2-") for m in texts(OPEN.from_position(spec)))
+    # One rank up, the red block of d3 goes to d1: a cell, free.
+    spec = start_spec()
+    relocate(spec, "e3", "e3", "NNN")
+    relocate(spec, "d1", "h4", "BBB")
+    relocate(spec, "d2", "a4", "BBB")
+    relocate(spec, "d3", "g4", "BBB")
+    relocate(spec, "d6", "d3", "RRR")
+    assert [m for m in texts(OPEN.from_position(spec)) if m.startswith("e3-")] == ["e3-d2xd3"]
+    # The rulebook's capture e4-d3xd4 plants the red block on d2: not while d2 holds a block.
+    spec = start_spec()
+    relocate(spec, "d3", "h5", "BBB")
+    relocate(spec, "e6", "e4", "NNN")
+    relocate(spec, "d6", "d4", "RRR")
+    assert not any(m.startswith("e4-") for m in texts(OPEN.from_position(spec)))
+
+
+def test_red_captures_with_a_neutral_moved_diagonally_toward_red() -> None:
+    spec = start_spec()
+    relocate(spec, "e6", "d4", "NNN")  # a neutral on d4; e6 is now free
+    relocate(spec, "e3", "e4", "BBB")  # a blue block on e4
+    state = OPEN.from_position(spec, to_move=1)
+    assert [m for m in texts(state) if m.startswith("d4-")] == ["d4-e5xe4"]
+    after = state.play("d4-e5xe4")
+    assert after.block_at("e5") == "e6" and after.colour_at("e5") == "N"
+    assert after.block_at("e4") is None
+    assert after.block_at("e6") == "e3" and after.colour_at("e6") == "B"  # BBB turned over
+    assert next(b for b in after.to_json()["blocks"] if b["start"] == "e3")["flips"] == 1
+    # Blue may not move that neutral toward Red: from d4, Blue's neutral goes to c3 or e3 only.
+    assert not any(m.startswith("d4-e5") or m.startswith("d4-c5")
+                   for m in texts(OPEN.from_position(spec)))
+
+
+def test_a_stopped_move_resets_the_hundred_ply_count() -> None:
+    spec = start_spec()
+    relocate(spec, "d3", "h5", "BBB")
+    relocate(spec, "e6", "e4", "BNR")
+    relocate(spec, "d6", "d4", "RRR")
+    relocate(spec, "d2", "a4", "BBB")
+    after = OPEN.from_position(spec, stems={"d3": "T"}, quiet_plies=99).play("e4-d3xd4")
+    assert after.colour_at("d3") == "B" and after.block_at("d4") == "d6"  # stopped
+    assert after.quiet_plies == 0 and not after.is_over
+
+
+def test_setup_moves_are_outside_the_draw_counters() -> None:
+    state = random_setup(STANDARD, random.Random(7))
+    assert state.ply == 26 and state.quiet_plies == 0 and state.repetitions == 1
+
+
+def test_passes_count_as_plies_toward_the_hundred() -> None:
+    state = OPEN.from_position(blocked_position(), quiet_plies=98)
+    after = state.play("pass")
+    assert after.quiet_plies == 99 and not after.is_over
+    final = after.play("pass")
+    assert final.quiet_plies == 100, "the 100th ply holds too"
+    assert final.result().reason == "two_passes"
+
+
+def test_two_passes_with_equal_counts_are_a_draw() -> None:
+    # Blue's colour shows on Red's start cells and Red's on Blue's: every block is walled in.
+    swapped = {s: f"{s} RRR" for s in BLUE_START} | {s: f"{s} BBB" for s in RED_START}
+    state = OPEN.from_position(swapped)
+    assert texts(state) == ["pass"] and state.counts == (12, 12, 0)
+    final = state.play("pass").play("pass")
+    assert final.result().winners == () and final.result().scores == (12, 12)
+    assert final.result().reason == "two_passes"
+
+
+def test_the_third_occurrence_is_tested_before_the_hundredth_ply() -> None:
+    spec = start_spec()
+    spec["c6"] = "c6 NNN"
+    state = OPEN.from_position(spec)
+    for text in PREFIX:
+        state = state.play(text)
+    data = state.to_json()
+    data["quiet"] = 100 - len(CYCLE) * 2
+    state = OPEN.state_from_json(data)
+    for text in CYCLE * 2:
+        assert not state.is_over
+        state = state.play(text)
+    assert state.quiet_plies == 100 and state.repetitions == 3, "both endings hold"
+    assert state.result().reason == "repetition"
+
+
+def test_the_endings_are_tested_in_the_order_of_the_rules() -> None:
+    # One pass in a walled-in position, with the counters set so that after it the rule of 7,
+    # the second pass in a row, the third occurrence and the 100th ply hold, then each of them
+    # taken away in turn: the first that still holds ends the game. (In play a pass never
+    # changes a colour, so the rule of 7 cannot hold then: those states are written directly.)
+    walled = OPEN.from_position(blocked_position())
+    following = [key for key, _ in walled.play("pass").to_json()["seen"]
+                 if key not in dict(walled.to_json()["seen"])]
+
+    def after_a_pass(*, seventh: bool, passes: int, seen: int, quiet: int) -> PlimilState:
+        spec = blocked_position()
+        if seventh:
+            spec["c7"] = spec["c7"].split()[0] + " NNN"  # Blue shows 7 blocks
+        data = OPEN.from_position(spec).to_json()
+        earlier = [[following[0], seen]] if seen else []
+        data |= {"passes": passes, "quiet": quiet, "seen": data["seen"] + earlier}
+        return OPEN.state_from_json(data).play("pass")
+
+    every = after_a_pass(seventh=True, passes=1, seen=2, quiet=99)
+    assert every.counts[0] == 7 and every.repetitions == 3 and every.quiet_plies == 100
+    assert every.result().reason == "rule_of_7"
+    assert after_a_pass(seventh=False, passes=1, seen=2, quiet=99).result().reason == "two_passes"
+    assert after_a_pass(seventh=False, passes=0, seen=2, quiet=99).result().reason == "repetition"
+    assert after_a_pass(seventh=False, passes=0, seen=0, quiet=99).result().reason == "hundred_plies"
+    assert not after_a_pass(seventh=False, passes=0, seen=0, quiet=0).is_over

@@ -316,3 +316,117 @@ def test_every_line_of_level_one_is_a_figure_in_advanced() -> None:
         state = position(light=" ".join(cells[:3]), dark="", mover=0, variant="advanced")
         assert f"{cells[3]}x{cells[3]}" in texts(state)
     assert LEVEL1.count("1") >= 16
+
+
+# -- clauses of issue 19: lines on level 3, standing figures, the order of the endings --------
+FULL_LEVEL1_LIGHT = "1a1 1c1 1a3 1c3 1b2 1d2 1b4 1d4"
+FULL_LEVEL1_DARK = "1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4"
+
+
+def key(light: str, dark: str, mover: int) -> int:
+    """The position key of ``seen`` (``to_json``): both masks and the player to move."""
+    light_mask = sum(1 << INDEX[c] for c in light.split())
+    dark_mask = sum(1 << INDEX[c] for c in dark.split())
+    return light_mask | dark_mask << 30 | mover << 60
+
+
+def seen_before(state: PylosState, light: str, dark: str, mover: int, count: int) -> PylosState:
+    """``state`` with the position (``light``, ``dark``, ``mover``) already seen ``count`` times."""
+    data = state.to_json()
+    data["seen"] = [*data["seen"], [key(light, dark, mover), count]]
+    return ludotheque.load("pylos", variant=data["variant"]).state_from_json(data)
+
+
+def test_level_three_has_no_lines_under_advanced_rules() -> None:
+    # Level 3 is 2 x 2: two light balls side by side, or one above the other, are no line.
+    state = position(
+        light=FULL_LEVEL1_LIGHT + " 2a1 2c1 2b2 2a3 2c3 3a1",
+        dark=FULL_LEVEL1_DARK + " 2b1 2a2 2c2 2b3",
+        mover=0, variant="advanced",
+    )
+    moves = texts(state)
+    assert "3b1" in moves and "3a2" in moves, "a row and a column of level 3 complete nothing"
+    assert not any(m.startswith(("3b1x", "3a2x")) for m in moves)
+    after = state.play("3b1")
+    assert after.reserve(0) == 0 and not after.is_over and after.to_move == 1
+
+
+def test_a_standing_square_does_not_trigger_again() -> None:
+    state = position(light="1a1 1b1 1a2 1d4", dark="1c3 1d3", mover=0)
+    state = state.play("1b2x1d4").play("1c4")  # Light's square 1a1 1b1 1a2 1b2 stands
+    assert {state.owner(INDEX[c]) for c in ("1a1", "1b1", "1a2", "1b2")} == {0}
+    moves = texts(state)
+    assert "1c1" in moves and "1c2" in moves, "next to the square, completing nothing"
+    assert not any("x" in m for m in moves), "the standing square gives no removal"
+    with pytest.raises(IllegalMoveError):
+        state.play("1c1x1c1")
+    # A later ball that completes a new square (1b1 1c1 1b2 1c2) does trigger.
+    later = state.play("1c1").play("1a3")
+    assert "1c2" not in texts(later) and "1c2x1c2" in texts(later)
+
+
+def test_a_standing_line_does_not_trigger_again_under_advanced_rules() -> None:
+    state = position(light="1a1 1b1 1c1 1d1", dark="1a3 1b3", mover=0, variant="advanced")
+    moves = texts(state)
+    assert "1a2" in moves and "1d2" in moves
+    assert not any("x" in m for m in moves)
+
+
+def test_a_square_and_a_line_at_once_still_allow_at_most_two_removals() -> None:
+    # 1d1 completes the row 1a1-1d1 and the square 1c1 1d1 1c2 1d2.
+    state = position(light="1a1 1b1 1c1 1c2 1d2", dark="1a3 1b3", mover=0, variant="advanced")
+    with_d1 = [m for m in texts(state) if m.startswith("1d1")]
+    assert with_d1 and "1d1" not in with_d1
+    assert max(m.count("x") for m in with_d1) == 2
+
+
+def test_the_start_position_is_the_first_occurrence() -> None:
+    assert ludotheque.load("pylos").new_state().repetitions == 1
+
+
+def test_a_dark_win_scores_minus_one_for_light() -> None:
+    final = position(light=TOP_LIGHT, dark=TOP_DARK, mover=1).play("4a1")
+    result = final.result()
+    assert result.winners == (1,) and result.scores == (-1, 1) and result.reason == "top"
+
+
+def test_raises_come_after_placements_by_source_then_destination() -> None:
+    state = position(light="1a1 1b1 1c1 1c4 1d4", dark="1a2 1b2 1c2", mover=0)
+    assert texts(state) == [
+        "1d1", "1d2", "1a3", "1b3", "1c3", "1d3", "1a4", "1b4",  # level 1, rank then file
+        "2a1", "2b1",
+        "1a1-2b1", "1c1-2a1", "1c4-2a1", "1c4-2b1", "1d4-2a1", "1d4-2b1",
+    ]
+
+
+# The top and an empty reserve end the game at their first occurrence, so in a real game a
+# position holding either can never be a third occurrence: the earlier occurrences are written
+# into the state's ``seen`` to make the endings hold at once.
+TOP_LIGHT = "1a1 1c1 1a3 1c3 1b2 1d2 1b4 1d4 2a1 2c1 2b2 2a3 2c3 3a1 3b2"
+TOP_DARK = "1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 2b1 2a2 2c2 2b3 3b1 3a2"
+
+
+def test_the_top_is_tested_before_the_third_occurrence() -> None:
+    # The 30th ball fills the pyramid, so the top also empties the opponent's reserve.
+    state = seen_before(position(light=TOP_LIGHT, dark=TOP_DARK, mover=1),
+                        TOP_LIGHT, TOP_DARK + " 4a1", 0, 2)
+    final = state.play("4a1")
+    assert final.reserve(0) == 0 and final.reserve(1) == 0
+    assert any(count == 3 for _, count in final.to_json()["seen"]), "all three endings hold"
+    assert final.result().reason == "top" and final.result().winners == (1,)
+
+
+def test_the_empty_reserve_is_tested_before_the_third_occurrence() -> None:
+    light = "1a1 1c1 1a3 1c3 1b2 1d2 1b4"
+    dark = "1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 2b1 2a2 2c2 2b3 2a1 2c1 1d4"  # 15: reserve empty
+    state = seen_before(position(light=light, dark=dark, mover=0), light + " 2b2", dark, 1, 2)
+    final = state.play("2b2")
+    assert any(count == 3 for _, count in final.to_json()["seen"]), "both endings hold"
+    assert final.result().reason == "empty_reserve" and final.result().winners == (0,)
+
+
+def test_kids_rules_still_allow_raises() -> None:
+    # "Only raising saves balls": under the kids rules a raise is the one way to keep a ball.
+    state = position(light="1a1 1b1 1d4", dark="1a2 1b2", mover=0, variant="kids")
+    assert "1d4-2a1" in texts(state)
+    assert state.play("1d4-2a1").reserve(0) == 12
