@@ -127,11 +127,12 @@ def bot_move_times(
     max_moves: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> BotTimes:
-    """Time every move of ``games`` games of ``level`` against itself, from ``new_state(seed + i)``
-    (each seat its own seeded bot); a game stops after ``max_moves`` moves when given.
-    ``progress(moves)`` hears of each move timed."""
+    """Time every move of ``games`` games of ``level`` (French names accepted) against itself,
+    from ``new_state(seed + i)`` (each seat its own seeded bot); a game stops after ``max_moves``
+    moves when given. ``progress(moves)`` hears of each move timed."""
     from . import ai
 
+    level = ai.canonical_level(level)
     times: list[float] = []
     for index in range(games):
         bots = [ai.bot(level, game, seed=seed + 97 * index + p) for p in range(game.players)]

@@ -1,23 +1,40 @@
 """People-facing words in French and English, for the command line.
 
->>> text("your_turn", "fr", player=1)
-'Au tour du joueur 1.'
+French puts a space before ``:`` and ``;`` and quotes with « »; numbers never read ``-0``.
+
+>>> text("prompt", "fr", side="Clair", player=0)
+'Clair (joueur 0) au trait > '
 >>> detect_language({"LANG": "en_GB.UTF-8"})
 'en'
+>>> signed(-0.001), signed(0.25), signed(-3.0, digits=0), signed(float("-inf"), digits=0)
+('0.00', '+0.25', '-3', '−∞')
+>>> quote("1e9", "fr"), quote("1e9", "en")
+('« 1e9 »', "'1e9'")
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
+
+from .core.errors import IllegalMoveError, InvalidMoveError
 
 LANGUAGES = ("fr", "en")
 
 MESSAGES: dict[str, dict[str, str]] = {
-    "your_turn": {"fr": "Au tour du joueur {player}.", "en": "Player {player} to move."},
-    "prompt": {"fr": "Joueur {player} ({name}) — votre coup", "en": "Player {player} ({name}) — your move"},
-    "bot_thinking": {"fr": "{name} réfléchit…", "en": "{name} is thinking…"},
-    "bot_played": {"fr": "{name} joue {move}.", "en": "{name} plays {move}."},
+    # -- the game loop ------------------------------------------------------------------------------
+    "prompt": {"fr": "{side} (joueur {player}) au trait > ", "en": "{side} (player {player}) to move > "},
+    "start": {
+        "fr": "{title} ({variant}, {players} joueurs) — {seats}\n"
+              "Tapez un coup (par ex. {example}) ou « aide » pour les commandes.",
+        "en": "{title} ({variant}, {players} players) — {seats}\n"
+              "Type a move (e.g. {example}) or 'help' for the commands.",
+    },
+    "seat": {"fr": "{side} : {who}", "en": "{side}: {who}"},
+    "human": {"fr": "humain", "en": "human"},
+    "bot_thinking": {"fr": "{side} ({level}) réfléchit…", "en": "{side} ({level}) is thinking…"},
+    "bot_played": {"fr": "{side} ({level}) joue {move}.", "en": "{side} ({level}) plays {move}."},
     "played": {"fr": "Joué : {move}", "en": "Played: {move}"},
     "bad_move": {"fr": "Coup refusé : {reason}", "en": "Move refused: {reason}"},
     "legal_moves": {"fr": "Coups légaux ({count}) :", "en": "Legal moves ({count}):"},
@@ -25,37 +42,68 @@ MESSAGES: dict[str, dict[str, str]] = {
     "nothing_to_undo": {"fr": "Rien à annuler.", "en": "Nothing to take back."},
     "saved": {"fr": "Partie enregistrée dans {path}", "en": "Game saved to {path}"},
     "save_failed": {"fr": "Impossible d'enregistrer : {reason}", "en": "Cannot save: {reason}"},
-    "resigned": {"fr": "Le joueur {player} abandonne.", "en": "Player {player} resigns."},
-    "game_over": {"fr": "Partie terminée : {outcome}", "en": "Game over: {outcome}"},
-    "winner": {"fr": "victoire de {players}", "en": "won by {players}"},
-    "draw": {"fr": "partie nulle", "en": "draw"},
-    "scores": {"fr": "scores {scores}", "en": "scores {scores}"},
+    "resigned": {"fr": "{side} (joueur {player}) abandonne.", "en": "{side} (player {player}) resigns."},
+    "game_over": {"fr": "Partie terminée — {outcome}.", "en": "Game over — {outcome}."},
     "quit": {"fr": "Au revoir.", "en": "Goodbye."},
     "handover": {
-        "fr": "Passez le clavier au joueur {player} ({name}), puis appuyez sur Entrée.",
-        "en": "Hand the keyboard to player {player} ({name}), then press Enter.",
+        "fr": "Passez le clavier à {side} (joueur {player}), puis appuyez sur Entrée.",
+        "en": "Hand the keyboard to {side} (player {player}), then press Enter.",
     },
     "evaluation": {
-        "fr": "Évaluation de {name} pour le joueur {player} : {value:+.2f} ; meilleur coup {move}",
-        "en": "{name}'s evaluation for player {player}: {value:+.2f}; best move {move}",
+        "fr": "Évaluation au niveau {level} pour {side} : {value} ; meilleur coup {move}",
+        "en": "{level}'s evaluation for {side}: {value}; best move {move}",
     },
     "no_details": {"fr": "Pas d'informations supplémentaires.", "en": "No further details."},
+    "last_moves": {"fr": "Derniers coups : {moves}", "en": "Last moves: {moves}"},
+    "history": {"fr": "Coups joués ({count}) :", "en": "Moves played ({count}):"},
+    "no_history": {"fr": "Aucun coup joué.", "en": "No move yet."},
+    "takes_no_argument": {
+        "fr": "La commande « {command} » ne prend pas d'argument.",
+        "en": "The command '{command}' takes no argument.",
+    },
+    "unknown_level": {
+        "fr": "Niveau inconnu {level} : choisissez {levels}.",
+        "en": "Unknown level {level}: choose {levels}.",
+    },
+    "help": {
+        "fr": (
+            "Tapez un coup en notation, ou une commande :\n"
+            "  coups · historique · info · regles · annuler · hasard · analyse [niveau] · "
+            "sauver [fichier] · abandon · quitter · aide\n"
+            "Notation :\n{notation}"
+        ),
+        "en": (
+            "Type a move in notation, or a command:\n"
+            "  moves · history · info · rules · undo · random · eval [level] · save [file] · "
+            "resign · quit · help\n"
+            "Notation:\n{notation}"
+        ),
+    },
+    # -- results ------------------------------------------------------------------------------------
+    "wins": {"fr": "{side} gagne : {why}", "en": "{side} wins: {why}"},
+    "draw": {"fr": "Partie nulle : {why}", "en": "Draw: {why}"},
+    "resignation": {"fr": "{side} abandonne", "en": "{side} resigned"},
+    "repetition": {
+        "fr": "la même position est revenue trois fois",
+        "en": "the same position came up three times",
+    },
+    # -- move errors --------------------------------------------------------------------------------
+    "invalid_move": {"fr": "{text} n'est pas un coup : {reason}", "en": "{text} is not a move: {reason}"},
+    "illegal_move": {"fr": "{text} n'est pas permis : {reason}", "en": "{text} is not legal: {reason}"},
+    "illegal_here": {"fr": "{text} n'est pas permis ici", "en": "{text} is not legal here"},
+    # -- replay -------------------------------------------------------------------------------------
     "replay_position": {"fr": "Coup {ply}/{total} : {move}", "en": "Move {ply}/{total}: {move}"},
     "replay_start": {"fr": "Position de départ (0/{total})", "en": "Start position (0/{total})"},
     "replay_help": {
         "fr": "Entrée ou n : suivant · p : précédent · g N : aller au coup N · q : quitter",
         "en": "Enter or n: next · p: previous · g N: go to move N · q: quit",
     },
-    "help": {
-        "fr": (
-            "Tapez un coup en notation (voir « coups »), ou une commande :\n"
-            "  coups · aide · info · annuler · hasard · analyse · sauver [fichier] · abandon · quitter"
-        ),
-        "en": (
-            "Type a move in notation (see 'moves'), or a command:\n"
-            "  moves · help · info · undo · random · eval · save [file] · resign · quit"
-        ),
-    },
+    "replay_unknown": {"fr": "Commande inconnue {command}.", "en": "Unknown command {command}."},
+    "replay_outcome": {"fr": "Résultat : {outcome}.", "en": "Result: {outcome}."},
+    "to_move": {"fr": "{side} au trait", "en": "{side} to move"},
+    # -- boards -------------------------------------------------------------------------------------
+    "board_to_move": {"fr": "au trait : {side}", "en": "to move: {side}"},
+    "board_over": {"fr": "partie finie", "en": "game over"},
 }
 
 
@@ -73,3 +121,31 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
         if value:
             return "fr" if value.lower().startswith("fr") else "en"
     return "en"
+
+
+def quote(value: str, lang: str, *, limit: int = 40) -> str:
+    """``value`` quoted for people (« » in French), cut short when longer than ``limit``."""
+    shown = value if len(value) <= limit else value[: limit - 1] + "…"
+    return f"« {shown} »" if lang == "fr" else f"'{shown}'"
+
+
+def signed(value: float, *, digits: int = 2) -> str:
+    """``value`` with its sign (``+0.25``, ``-3``), zero without one (never ``-0.00``), and an
+    unbounded value as ``+∞``/``−∞``."""
+    if math.isinf(value):
+        return "+∞" if value > 0 else "−∞"
+    rounded = round(value, digits)
+    if rounded == 0:
+        return f"{0:.{digits}f}"
+    return f"{rounded:+.{digits}f}"
+
+
+def move_error(error: ValueError, lang: str) -> str:
+    """A refused move in ``lang``, from the error's key and parameters (its English message when
+    it has none)."""
+    if isinstance(error, InvalidMoveError | IllegalMoveError) and error.reason is not None:
+        key = "invalid_move" if isinstance(error, InvalidMoveError) else "illegal_move"
+        return text(key, lang, text=quote(error.text.strip(), lang), reason=error.reason.text(lang))
+    if isinstance(error, IllegalMoveError):
+        return text("illegal_here", lang, text=quote(error.text.strip(), lang))
+    return str(error)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ import ludotheque
 from ludotheque.ai.arena import (
     GAMES_FILE,
     Outcome,
+    Rating,
+    expected_score,
     fit_ratings,
     pair_scores,
     run_arena,
@@ -83,7 +86,7 @@ def test_ratings_order_bots_by_results_and_centre_on_zero() -> None:
         games.append(outcome(len(games), ("weak", "mid"), (1,) if i % 5 else (0,)))
         games.append(outcome(len(games), ("mid", "strong"), (1,) if i % 4 else ()))
         games.append(outcome(len(games), ("strong", "weak"), (0,)))
-    ratings = fit_ratings(games, bots, seed=0, resamples=50)
+    ratings = fit_ratings(games, bots)
     assert [r.name for r in ratings] == ["strong", "mid", "weak"]
     assert sum(r.elo for r in ratings) == pytest.approx(0.0, abs=1e-6)
     for r in ratings:
@@ -91,6 +94,50 @@ def test_ratings_order_bots_by_results_and_centre_on_zero() -> None:
     pairs = {(p.first, p.second): p for p in pair_scores(games, bots)}
     assert pairs["weak", "mid"].score == pytest.approx(6 / 30)
     assert pairs["weak", "strong"].losses == 30
+
+
+def test_an_elo_interval_never_collapses_when_every_game_has_the_same_result() -> None:
+    games = [outcome(i, seats, (seats.index("easy"),)) for i, seats in
+             enumerate(("easy", "random") if i % 2 else ("random", "easy") for i in range(8))]
+    [pair] = pair_scores(games, ["random", "easy"])
+    assert (pair.wins, pair.losses, pair.low) == (0, 8, 0.0) and pair.high > 0.3
+    ratings = {r.name: r for r in fit_ratings(games, ["random", "easy"])}
+    easy, weak = ratings["easy"], ratings["random"]
+    assert easy.low < easy.elo < easy.high and weak.low < weak.elo < weak.high
+    assert weak.low == -math.inf and easy.high == math.inf, "no bound where every game went one way"
+    # Consistent with the pair's Wilson interval: at the bound of the ratings, the weaker bot's
+    # expected score is the top of its score interval.
+    assert expected_score(weak.high - easy.low) == pytest.approx(pair.high, abs=1e-6)
+
+
+def test_elo_intervals_agree_with_the_score_intervals_and_narrow_with_games() -> None:
+    def ratings(games_per_pair: int) -> dict[str, Rating]:
+        games = [outcome(i, ("a", "b"), (0,) if i % 4 else (1,)) for i in range(games_per_pair)]
+        return {r.name: r for r in fit_ratings(games, ["a", "b"])}
+
+    few, many = ratings(20), ratings(400)
+    [pair] = pair_scores([outcome(i, ("a", "b"), (0,) if i % 4 else (1,)) for i in range(20)], ["a", "b"])
+    assert expected_score(few["a"].low - few["b"].high) == pytest.approx(pair.low, abs=1e-6)
+    assert expected_score(few["a"].high - few["b"].low) == pytest.approx(pair.high, abs=1e-6)
+    assert many["a"].high - many["a"].low < few["a"].high - few["a"].low
+
+
+def test_reports_say_an_unbounded_interval_as_null_in_json_and_infinity_in_tables(tmp_path: Path) -> None:
+    report = run_arena("pylos", ["random", "easy"], games=2, seed=1, out=tmp_path)
+    data = json.loads((tmp_path / "summary.json").read_text())
+    assert report.to_json() == data
+    easy = next(r for r in data["ratings"] if r["name"] == "easy")
+    assert easy["high"] is None and easy["low"] is not None
+    result = CliRunner().invoke(cli(), ["pylos", "--bots", "random,easy", "--games", "2", "--jobs", "1",
+                                        "--out", str(tmp_path), "--resume", "--seed", "1", "--lang", "en"])
+    assert "+∞]" in result.output and "[−∞, " in result.output
+
+
+def test_bots_may_be_named_in_french() -> None:
+    report = run_arena("pylos", ["aléatoire", "Facile"], games=2, seed=1)
+    assert report.bots == ("random", "easy")
+    with pytest.raises(ValueError, match="distinct"):
+        run_arena("pylos", ["random", "hasard"], games=1)
 
 
 def test_arena_writes_every_file_and_resumes_without_replaying(tmp_path: Path) -> None:
@@ -153,5 +200,12 @@ def test_cli_reports_a_known_error_in_one_line_and_exits_1(tmp_path: Path) -> No
     result = CliRunner().invoke(cli(), ["pylos", "--bots", "random,wizard", "--out", str(tmp_path),
                                         "--lang", "fr"])
     assert result.exit_code == 1
-    assert "erreur" in result.output and "wizard" in result.output
+    assert "erreur : robot inconnu « wizard » ; choisissez parmi aléatoire, facile" in result.output
     assert "Traceback" not in result.output
+
+
+def test_cli_takes_and_shows_french_bot_names(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli(), ["pylos", "--bots", "hasard,facile", "--games", "2", "--jobs", "1",
+                                        "--out", str(tmp_path), "--lang", "fr"])
+    assert result.exit_code == 0, result.output
+    assert "aléatoire – facile" in result.output and "Classement Elo" in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -36,8 +37,8 @@ def test_a_bad_move_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
     typed = "\n".join(["1e9", "2a1", "1a1", "moves", "1b1", f"save {path}", "quit"]) + "\n"
     code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en", input=typed)
     assert code == 0
-    assert "Move refused: pylos: '1e9' is not a move" in out
-    assert "'2a1' is not legal" in out
+    assert "Move refused: '1e9' is not a move: unknown cell '1e9'" in out
+    assert "Move refused: '2a1' is not legal: 2a1 is not available" in out
     assert "Played: 1a1" in out and "Played: 1b1" in out
     assert "Legal moves (15)" in out
     record = Record.read(path)
@@ -77,7 +78,8 @@ def test_resign_ends_the_game_with_the_other_player_winning(tmp_path: Path) -> N
     path = tmp_path / "resign.json"
     code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en", "--save", str(path),
                     input="1a1\nresign\n")
-    assert code == 0 and "Player 1 resigns." in out
+    assert code == 0 and "Dark (player 1) resigns." in out
+    assert "Game over — Light wins: Dark resigned." in out
     result = Record.read(path).result
     assert result is not None and result.winners == (0,) and result.reason == "resign"
 
@@ -91,7 +93,7 @@ def test_replay_steps_forward_and_back(tmp_path: Path) -> None:
     assert "Start position (0/3)" in out
     assert out.index("Move 1/3: 1a1") < out.index("Move 2/3: 1b1") < out.index("Move 3/3: 1c1")
     code, out = run("replay", str(path), "--to-end", "--lang", "en")
-    assert code == 0 and "Move 3/3: 1c1" in out and "resign" in out
+    assert code == 0 and "Move 3/3: 1c1" in out and "Result: Light wins: Dark resigned." in out
 
 
 def test_replay_refuses_a_broken_record(tmp_path: Path) -> None:
@@ -148,7 +150,7 @@ def test_eval_shows_a_bot_evaluation_and_best_move() -> None:
     code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en",
                     input="1a1\neval easy\nquit\n")
     assert code == 0
-    assert "easy's evaluation for player 1:" in out and "best move 1" in out
+    assert "easy's evaluation for Dark:" in out and "best move 1" in out
 
 
 def test_every_game_can_be_played_in_the_terminal_to_the_end() -> None:
@@ -162,6 +164,67 @@ def test_hot_seat_with_hidden_information_hands_over_between_players() -> None:
     typed = "random\n" + "\n" + "random\n" * 12 + "\n" + "quit\n"
     code, out = run("play", "plimil", "--seats", "human,human", "--lang", "en", input=typed)
     assert code == 0
-    assert "Hand the keyboard to player 1" in out
+    assert "Hand the keyboard to Red (player 1)" in out
     code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en", input="1a1\nquit\n")
     assert "Hand the keyboard" not in out, "Pylos hides nothing: no hand-over"
+
+
+def test_vs_or_a_side_beside_seats_is_an_error() -> None:
+    code, out = run("play", "pylos", "--seats", "human,human", "--vs", "hard", "--lang", "en")
+    assert code == 1 and "--vs and --seats do not go together" in out
+    code, out = run("play", "pylos", "--seats", "human,human", "--second", "--lang", "fr")
+    assert code == 1 and "erreur : --first/--second et --seats ne vont pas ensemble" in out
+
+
+def test_seats_and_opponents_take_french_names() -> None:
+    code, out = run("play", "pylos", "--seats", "humain,facile", "--lang", "fr", "--seed", "1",
+                    input="1a1\nquitter\n")
+    assert code == 0 and "Clair : humain, Foncé : facile" in out and "Foncé (facile) joue " in out
+    code, out = run("play", "pylos", "--vs", "Difficile", "--second", "--lang", "en", "--seed", "1",
+                    input="quit\n")
+    assert code == 0 and "Light: hard, Dark: human" in out
+    code, out = run("play", "pylos", "--vs", "grandmaster", "--lang", "fr")
+    assert code == 1 and "place inconnue « grandmaster »" in out and "Traceback" not in out
+
+
+def test_unknown_game_variant_or_player_count_in_french() -> None:
+    code, out = run("play", "echecs", "--lang", "fr")
+    assert code == 1 and "erreur : jeu inconnu « echecs »" in out
+    code, out = run("play", "pylos", "--variant", "turbo", "--lang", "fr")
+    assert code == 1 and "variante inconnue « turbo »" in out
+    code, out = run("play", "expion", "--players", "5", "--lang", "fr")
+    assert code == 1 and "ne se joue pas à 5 joueurs" in out
+
+
+def test_replay_says_an_unknown_command_and_the_result_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "replay.json"
+    run("play", "pylos", "--seats", "human,human", "--lang", "en", "--save", str(path),
+        input="1a1\nresign\n")
+    code, out = run("replay", str(path), "--lang", "fr", input="n\nz\ng x\nq\n")
+    assert code == 0
+    assert "Commande inconnue « z »." in out and "Commande inconnue « g x »." in out
+    assert out.count("Clair (0) — réserve") == 2, "the start, then the first move: no redraw after z"
+    assert "Résultat : Clair gagne : Foncé abandonne." in out
+
+
+def test_games_lists_every_game_with_variants_and_player_counts() -> None:
+    code, out = run("games", "--json")
+    assert code == 0
+    games = {entry["id"]: entry for entry in json.loads(out)}
+    assert list(games) == ["expion", "imbrication", "plimil", "pylos"]
+    assert games["expion"]["players"] == [2, 3, 4] and games["expion"]["default_players"] == 4
+    assert games["plimil"]["variants"] == ["standard", "setup10", "open"]
+    code, out = run("games", "--lang", "fr")
+    assert code == 0 and "variantes" in out and "Ex*Pion" in out and "setup10" in out
+
+
+def test_version() -> None:
+    code, out = run("--version")
+    assert code == 0 and re.fullmatch(r"ludotheque \d+\.\d+\.\d+\S*\n", out)
+
+
+def test_bench_takes_french_level_names() -> None:
+    code, out = run("bench", "pylos", "--bots", "facile", "--games", "1", "--max-moves", "2", "--json")
+    assert code == 0 and json.loads(out)[0]["level"] == "easy"
+    code, out = run("bench", "pylos", "--bots", "facile,champion", "--lang", "fr")
+    assert code == 1 and "pas « champion »" in out

@@ -22,7 +22,7 @@ def test_the_registry_finds_the_board() -> None:
     assert board_module("expion").render is render
 
 
-@pytest.mark.parametrize(("lang", "to_move"), [("fr", "au trait: E Est"), ("en", "to move: E East")])
+@pytest.mark.parametrize(("lang", "to_move"), [("fr", "au trait : E Est"), ("en", "to move: E East")])
 def test_render_draws_the_board_with_coordinates_letters_and_symbols(lang: str, to_move: str) -> None:
     state = ludotheque.load("expion").new_state().play("e9-e6")
     lines = plain(render(state.view(None), lang=lang)).splitlines()

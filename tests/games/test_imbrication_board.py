@@ -78,6 +78,6 @@ def test_details_list_scores_pieces_and_the_winner() -> None:
     final = states_of(1)[-1].view(None)
     text = printed(board.details(final, lang="en"))
     assert "Territory" in text and "Pieces" in text
-    assert ("Winner" in text) == bool(final["result"]["winners"])
+    assert (" wins: " in text) == bool(final["result"]["winners"])
     assert str(final["pieces"][0]) in text
     assert "Territoire" in printed(board.details(final, lang="fr"))

@@ -10,6 +10,8 @@ True
 Traceback (most recent call last):
 ...
 ValueError: unknown bot 'grandmaster'; names: random, easy, medium, hard, alphabeta, mcts, ismcts, pimc
+>>> ai.bot("difficile", game).algorithm == ai.bot("hard", game).algorithm
+True
 """
 
 from __future__ import annotations
@@ -22,30 +24,41 @@ from ..core.contract import Game
 from .alphabeta import AlphaBetaBot
 from .base import Analysis, Bot, Evaluator, Progress
 from .evaluators import evaluator_for, gain_detector_for, has_evaluator, heuristic_values, rollout_values
-from .levels import LEVEL_NAMES, LEVELS, LevelSpec, describe, kind_of, level_for
+from .levels import (
+    ALGORITHMS,
+    BOT_NAMES,
+    LEVEL_ALIASES,
+    LEVEL_NAMES,
+    LEVELS,
+    LevelSpec,
+    canonical_level,
+    describe,
+    kind_of,
+    level_for,
+    level_label,
+)
 from .mcts import MCTSBot
 from .pimc import DeterminizedAlphaBetaBot
 from .random_bot import RandomBot
 
-ALGORITHMS = ("alphabeta", "mcts", "ismcts", "pimc")
-NAMES = ("random", *LEVEL_NAMES, *ALGORITHMS)
+NAMES = BOT_NAMES
 # Playouts this long end most games of every game here; longer ones are scored by the evaluator.
 _ROLLOUT_PLIES = 60
 
 
 def bot(name: str, game: Game, *, seed: int = 0) -> Bot:
-    """The bot ``name`` (a level or an algorithm with default options) for ``game``.
+    """The bot ``name`` (a level or an algorithm with default options) for ``game``; levels
+    may be named in French too (``facile``, ``moyen``, ``difficile``, ``aléatoire``).
 
     Raises ``ValueError`` for an unknown name or an algorithm that cannot play ``game``.
     """
     rng = random.Random(seed)
+    name = canonical_level(name)
     if name == "random":
         return RandomBot(game, rng=rng)
     if name in LEVEL_NAMES:
         return from_spec(level_for(game, name), game, rng=rng)
-    if name in ALGORITHMS:
-        return from_spec(LevelSpec(name), game, rng=rng)
-    raise ValueError(f"unknown bot {name!r}; names: {', '.join(NAMES)}")
+    return from_spec(LevelSpec(name), game, rng=rng)
 
 
 def from_spec(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
@@ -84,6 +97,8 @@ def from_spec(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
 __all__ = [
     "ALGORITHMS",
     "LEVELS",
+    "LEVEL_ALIASES",
+    "LEVEL_NAMES",
     "NAMES",
     "AlphaBetaBot",
     "Analysis",
@@ -94,9 +109,11 @@ __all__ = [
     "Progress",
     "RandomBot",
     "bot",
+    "canonical_level",
     "describe",
     "evaluator_for",
     "from_spec",
     "kind_of",
     "level_for",
+    "level_label",
 ]

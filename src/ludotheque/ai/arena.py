@@ -9,8 +9,11 @@ seats and of the other bot's seats (win 1, draw ½, loss 0); with two sides that
 draw ½, loss 0.
 
 Ratings are the maximum-likelihood Bradley–Terry (Elo) fit of those scores, centred on 0, with
-one virtual draw per pair played so that a perfect score keeps a finite rating; their 95%
-intervals come from a seeded bootstrap over games. A pair's score interval is Wilson's.
+one virtual draw per pair played so that a perfect score keeps a finite rating. A pair's score
+interval is Wilson's; a rating's 95% interval is the Wilson interval of that bot's score against
+everyone, turned into Elo points: the ratings at which its expected score would reach each end
+(the others giving way so that the ratings stay centred). So the two intervals always agree; a
+bot that lost every game has no lower bound (``-inf``), one that won every game no upper bound.
 
 Results are appended to ``games.jsonl`` as they arrive, so a run can be resumed.
 
@@ -28,7 +31,6 @@ import itertools
 import json
 import math
 import multiprocessing
-import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.registry import load
+from .levels import canonical_level
 
 Z95 = 1.959964
 GAMES_FILE = "games.jsonl"
@@ -111,6 +114,7 @@ class ArenaReport:
     ratings: tuple[Rating, ...]
 
     def to_json(self) -> dict[str, Any]:
+        """JSON data; an unbounded end of a rating's interval is ``null`` (JSON has no infinity)."""
         return {
             "game": self.game,
             "variant": self.variant,
@@ -118,7 +122,11 @@ class ArenaReport:
             "bots": list(self.bots),
             "games": len(self.outcomes),
             "pairs": [asdict(p) for p in self.pairs],
-            "ratings": [asdict(r) for r in self.ratings],
+            "ratings": [
+                {key: None if isinstance(value, float) and math.isinf(value) else value
+                 for key, value in asdict(r).items()}
+                for r in self.ratings
+            ],
         }
 
 
@@ -206,18 +214,15 @@ def run_arena(
     seed: int = 0,
     on_result: Callable[[Outcome, int, int], None] | None = None,
 ) -> ArenaReport:
-    """Play the round robin (resuming from ``out`` when asked) and rate the bots.
+    """Play the round robin (resuming from ``out`` when asked) and rate the bots, named in
+    English or French (``difficile``); the report names them as DESIGN does (``hard``).
 
     ``on_result(outcome, done, total)`` hears of each game. Raises ``ValueError`` for fewer than
     two bots, an unknown bot or game, or a resume whose saved settings differ.
     """
-    from . import NAMES
-
+    bots = [canonical_level(name) for name in bots]
     if len(set(bots)) < 2 or len(set(bots)) != len(bots):
         raise ValueError(f"the arena needs two or more distinct bots, not {list(bots)!r}")
-    for name in bots:
-        if name not in NAMES:
-            raise ValueError(f"unknown bot {name!r}; names: {', '.join(NAMES)}")
     game = load(game_id, variant=variant, players=players)
     matches = schedule(bots, players=game.players, games=games, seed=seed, teams=game.teams)
     config = {"game": game.id, "variant": game.variant, "players": game.players,
@@ -235,7 +240,7 @@ def run_arena(
     outcomes = tuple(results[i] for i in sorted(results))
     report = ArenaReport(
         game.id, game.variant, game.players, tuple(bots), outcomes,
-        tuple(pair_scores(outcomes, bots)), tuple(fit_ratings(outcomes, bots, seed=seed)),
+        tuple(pair_scores(outcomes, bots)), tuple(fit_ratings(outcomes, bots)),
     )
     if out is not None:
         write_outputs(report, out)
@@ -351,10 +356,17 @@ def _fit(scores: list[tuple[int, int, float]], count: int, iterations: int = 300
     return [400 * math.log10(s) for s in strength]
 
 
-def fit_ratings(
-    outcomes: Iterable[Outcome], bots: Sequence[str], *, seed: int = 0, resamples: int = 200
-) -> list[Rating]:
-    """Elo ratings (mean 0) with 95% bootstrap intervals, best first."""
+def expected_score(difference: float) -> float:
+    """The expected score of a bot rated ``difference`` Elo points above its opponent.
+
+    >>> expected_score(0.0), round(expected_score(400.0), 3)
+    (0.5, 0.909)
+    """
+    return 1 / (1 + 10 ** (-difference / 400))
+
+
+def fit_ratings(outcomes: Iterable[Outcome], bots: Sequence[str]) -> list[Rating]:
+    """Elo ratings (mean 0) with 95% intervals from Wilson's (module docstring), best first."""
     index = {name: i for i, name in enumerate(bots)}
     scores: list[tuple[int, int, float]] = []
     counts = [0] * len(bots)
@@ -365,20 +377,37 @@ def fit_ratings(
         for name in present:
             counts[index[name]] += 1
     elo = _fit(scores, len(bots))
-    rng = random.Random(seed)
-    samples: list[list[float]] = [[] for _ in bots]
-    if scores:
-        for _ in range(resamples):
-            drawn = [scores[rng.randrange(len(scores))] for _ in scores]
-            for i, value in enumerate(_fit(drawn, len(bots), iterations=100)):
-                samples[i].append(value)
     ratings = []
     for i, name in enumerate(bots):
-        ordered = sorted(samples[i]) or [elo[i]]
-        low = ordered[int(0.025 * (len(ordered) - 1))]
-        high = ordered[math.ceil(0.975 * (len(ordered) - 1))]
+        low, high = _rating_interval(i, elo, scores)
         ratings.append(Rating(name, elo[i], min(low, elo[i]), max(high, elo[i]), counts[i]))
     return sorted(ratings, key=lambda r: -r.elo)
+
+
+def _rating_interval(bot: int, elo: Sequence[float], scores: Sequence[tuple[int, int, float]]
+                     ) -> tuple[float, float]:
+    """The ratings of ``bot`` at which its expected score against the opponents it met reaches
+    the ends of the Wilson interval of the score it made against them."""
+    # Each comparison from ``bot``'s side: (opponent, score).
+    met = [(j, s) for i, j, s in scores if i == bot] + [(i, 1 - s) for i, j, s in scores if j == bot]
+    low_score, high_score = wilson(sum(s for _, s in met) / len(met) if met else 0.5, len(met))
+    # Raising ``bot`` by ``shift`` while the others give way evenly (the mean stays 0) widens
+    # each difference by shift * n / (n - 1).
+    spread = len(elo) / (len(elo) - 1)
+
+    def rating_for(target: float) -> float:
+        if not met or target <= 0.0:
+            return -math.inf
+        if target >= 1.0:
+            return math.inf
+        lowest, highest = -8000.0, 8000.0
+        for _ in range(100):  # bisection: the expected score rises with the rating
+            middle = (lowest + highest) / 2
+            expected = sum(expected_score(elo[bot] - elo[j] + middle * spread) for j, _ in met) / len(met)
+            lowest, highest = (middle, highest) if expected < target else (lowest, middle)
+        return elo[bot] + (lowest + highest) / 2
+
+    return rating_for(low_score), rating_for(high_score)
 
 
 # -- files --------------------------------------------------------------------------------------
@@ -414,9 +443,12 @@ def plot_ratings(report: ArenaReport, path: Path) -> None:
     ratings = list(reversed(report.ratings))
     figure, axes = plt.subplots(figsize=(6, 1 + 0.5 * len(ratings)))
     positions = range(len(ratings))
+    # An unbounded end is drawn to the plot's edge, beyond every finite figure.
+    finite = [x for r in ratings for x in (r.low, r.elo, r.high) if math.isfinite(x)]
+    edge = max(abs(x) for x in finite) + 200
     axes.errorbar(
         [r.elo for r in ratings], list(positions),
-        xerr=[[r.elo - r.low for r in ratings], [r.high - r.elo for r in ratings]],
+        xerr=[[r.elo - max(r.low, -edge) for r in ratings], [min(r.high, edge) - r.elo for r in ratings]],
         fmt="o", capsize=4,
     )
     axes.set_yticks(list(positions), [r.name for r in ratings])

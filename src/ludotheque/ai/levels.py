@@ -13,6 +13,10 @@ Ex*Pion) and perfect information (alpha-beta), more sides (MCTS), hidden informa
 ('alphabeta', 8)
 >>> sorted(LEVEL_NAMES)
 ['easy', 'hard', 'medium']
+>>> canonical_level("Difficile"), canonical_level("hasard"), canonical_level("mcts")
+('hard', 'random', 'mcts')
+>>> level_label("medium", "fr"), level_label("medium", "en")
+('moyen', 'medium')
 """
 
 from __future__ import annotations
@@ -25,6 +29,20 @@ from ..core.contract import Game
 from .base import has_two_sides
 
 LEVEL_NAMES = ("easy", "medium", "hard")
+ALGORITHMS = ("alphabeta", "mcts", "ismcts", "pimc")
+# Every name a bot is known by: DESIGN's (English) names first, then the algorithms.
+BOT_NAMES = ("random", *LEVEL_NAMES, *ALGORITHMS)
+# The French names people type (the CLI and the pages speak French too), with and without
+# accents; each stands for DESIGN's English name, the one games and records store.
+FRENCH_NAMES = {
+    "random": ("aléatoire", "aleatoire", "hasard"),
+    "easy": ("facile",),
+    "medium": ("moyen", "moyenne"),
+    "hard": ("difficile",),
+}
+LEVEL_ALIASES: dict[str, str] = {
+    alias: name for name, aliases in FRENCH_NAMES.items() for alias in aliases
+}
 
 
 @dataclass(frozen=True)
@@ -129,6 +147,30 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
 }
 
 
+def canonical_level(name: str) -> str:
+    """DESIGN's name of the bot ``name`` (a level, ``random`` or an algorithm), accepting the
+    French names and any case or surrounding spaces; raises ``ValueError`` for an unknown name.
+
+    >>> canonical_level("grandmaster")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'grandmaster'; names: random, easy, medium, hard, alphabeta, mcts, ismcts, pimc
+    """
+    key = name.strip().lower() if isinstance(name, str) else name
+    canonical = LEVEL_ALIASES.get(key, key)
+    if canonical not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}; names: {', '.join(BOT_NAMES)}")
+    return str(canonical)
+
+
+def level_label(name: str, lang: str) -> str:
+    """How a bot is called for people in ``lang`` (``fr``: its French name; else DESIGN's)."""
+    canonical = canonical_level(name)
+    if lang == "fr" and canonical in FRENCH_NAMES:
+        return FRENCH_NAMES[canonical][0]
+    return canonical
+
+
 def kind_of(game: Game) -> str:
     """The kind of search a game needs, from its declared facts."""
     if game.has_hidden_information:
@@ -137,10 +179,11 @@ def kind_of(game: Game) -> str:
 
 
 def level_for(game: Game, level: str) -> LevelSpec:
-    """The spec of ``level`` for ``game``; raises ``ValueError`` for an unknown level."""
+    """The spec of ``level`` (French names accepted) for ``game``; raises ``ValueError`` for an
+    unknown level."""
     row = LEVELS.get((game.id, game.players)) or LEVELS.get((game.id, 0)) or LEVELS[(kind_of(game), 0)]
     try:
-        return row[level]
+        return row[LEVEL_ALIASES.get(level.strip().lower(), level.strip().lower())]
     except KeyError:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}") from None
 

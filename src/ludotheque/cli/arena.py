@@ -10,7 +10,6 @@ Rich progress bar on stderr and prints the tables (or ``--json``) on stdout.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +18,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from .. import i18n
 from ..ai.arena import ArenaReport, Outcome, run_arena
+from ..ai.levels import BOT_NAMES, canonical_level, level_label
+from .common import language, load_game
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
@@ -35,6 +37,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "elo": "Elo",
         "saved": "Results written to {out}",
         "error": "error: {reason}",
+        "unknown_bot": "unknown bot {bot}; choose among {bots}",
+        "distinct": "the arena needs two or more distinct bots",
     },
     "fr": {
         "playing": "Parties de {game}",
@@ -49,13 +53,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "elo": "Elo",
         "saved": "Résultats écrits dans {out}",
         "error": "erreur : {reason}",
+        "unknown_bot": "robot inconnu {bot} ; choisissez parmi {bots}",
+        "distinct": "le tournoi demande au moins deux robots différents",
     },
 }
-
-
-def default_language() -> str:
-    """``fr`` when ``LANG`` says French, else ``en``."""
-    return "fr" if os.environ.get("LANG", "").lower().startswith("fr") else "en"
 
 
 def arena(
@@ -76,9 +77,11 @@ def arena(
 
     Tournoi toutes rondes entre robots, avec classement Elo et intervalles à 95 %.
     """
-    words = MESSAGES.get(lang or default_language(), MESSAGES["en"])
-    names = [name.strip() for name in bots.split(",") if name.strip()]
+    chosen = language(lang)
+    words = MESSAGES[chosen]
     errors = Console(stderr=True)
+    names = _bot_names(bots, words, chosen, errors)
+    load_game(game, variant, players, chosen)
     try:
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -99,22 +102,44 @@ def arena(
     if json_output:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return
-    show_report(report, words, Console())
+    show_report(report, words, Console(), chosen)
     errors.print(words["saved"].format(out=out), markup=False, highlight=False)
 
 
-def show_report(report: ArenaReport, words: dict[str, str], console: Console) -> None:
-    """The pair table and the ratings table."""
+def _bot_names(bots: str, words: dict[str, str], lang: str, errors: Console) -> list[str]:
+    """The canonical names of ``bots`` (French names accepted); exits with one line on an
+    unknown or repeated bot."""
+    names = []
+    for name in (name.strip() for name in bots.split(",") if name.strip()):
+        try:
+            names.append(canonical_level(name))
+        except ValueError:
+            choices = ", ".join(level_label(bot, lang) for bot in BOT_NAMES)
+            reason = words["unknown_bot"].format(bot=i18n.quote(name, lang), bots=choices)
+            errors.print(words["error"].format(reason=reason), markup=False, highlight=False)
+            raise typer.Exit(1) from None
+    if len(set(names)) < 2 or len(set(names)) != len(names):
+        errors.print(words["error"].format(reason=words["distinct"]), markup=False, highlight=False)
+        raise typer.Exit(1)
+    return names
+
+
+def show_report(report: ArenaReport, words: dict[str, str], console: Console, lang: str = "en") -> None:
+    """The pair table and the ratings table (an interval with no bound reads ``−∞`` or ``+∞``)."""
+    def name(bot: str) -> str:
+        return level_label(bot, lang)
+
     pairs = Table(title=words["pairs"])
     for column in ("pair", "games", "wdl", "score", "interval"):
         pairs.add_column(words[column])
     for p in report.pairs:
-        pairs.add_row(f"{p.first} – {p.second}", str(p.games), f"{p.wins}-{p.draws}-{p.losses}",
+        pairs.add_row(f"{name(p.first)} – {name(p.second)}", str(p.games), f"{p.wins}-{p.draws}-{p.losses}",
                       f"{p.score:.3f}", f"[{p.low:.3f}, {p.high:.3f}]")
     console.print(pairs)
     ratings = Table(title=words["ratings"])
     for column in ("bot", "elo", "interval", "games"):
         ratings.add_column(words[column])
     for r in report.ratings:
-        ratings.add_row(r.name, f"{r.elo:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]", str(r.games))
+        ratings.add_row(name(r.name), i18n.signed(r.elo, digits=0),
+                        f"[{i18n.signed(r.low, digits=0)}, {i18n.signed(r.high, digits=0)}]", str(r.games))
     console.print(ratings)

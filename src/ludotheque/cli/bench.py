@@ -10,9 +10,34 @@ import typer
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
+from .. import i18n
+from ..ai.levels import canonical_level, level_label
 from ..bench import BenchFigures, BotTimes, bot_move_times, random_playouts
-from ..core import info
-from .common import PlayersOption, SeedOption, VariantOption, console, fail, load_game
+from .common import LangOption, PlayersOption, SeedOption, VariantOption, console, fail, language, load_game
+
+WORDS = {
+    "fr": {
+        "playouts_title": "{game} : parties aléatoires, un fil d'exécution",
+        "bots_title": "{game} : secondes par coup de chaque niveau contre lui-même, un fil d'exécution",
+        "variant": "variante", "players": "joueurs", "playouts": "parties", "playouts/s": "parties/s",
+        "moves/s": "coups/s", "mean length": "longueur moyenne", "level": "niveau",
+        "algorithm": "algorithme", "moves": "coups", "p95 s": "p95 s", "mean s": "moyenne s",
+        "max s": "max s",
+        "seconds": "--seconds doit être positif",
+        "bad_levels": "--bots prend des niveaux parmi {levels} ; pas {wrong}",
+        "counts": "--games et --max-moves valent au moins 1",
+    },
+    "en": {
+        "playouts_title": "{game}: random playouts, one thread",
+        "bots_title": "{game}: seconds per move of each level against itself, one thread",
+        "variant": "variant", "players": "players", "playouts": "playouts", "playouts/s": "playouts/s",
+        "moves/s": "moves/s", "mean length": "mean length", "level": "level", "algorithm": "algorithm",
+        "moves": "moves", "p95 s": "p95 s", "mean s": "mean s", "max s": "max s",
+        "seconds": "--seconds must be positive",
+        "bad_levels": "--bots takes levels among {levels}; not {wrong}",
+        "counts": "--games and --max-moves must be at least 1",
+    },
+}
 
 
 def bench(
@@ -27,25 +52,25 @@ def bench(
     games: Annotated[int, typer.Option("--games", help="With --bots: games per level.")] = 2,
     max_moves: Annotated[int | None, typer.Option(
         "--max-moves", help="With --bots: stop each game after this many moves.")] = None,
+    lang: LangOption = None,
 ) -> None:
     """Uniformly random playouts through the public contract, one thread, for every variant and
     player count of GAME (or only those given); with --bots, each level's time per move."""
-    try:
-        facts = info(game_id)
-    except ValueError as error:
-        fail(str(error))
+    chosen = language(lang)
+    words = WORDS[chosen]
+    facts = load_game(game_id, variant, players, chosen).info
     if seconds <= 0:
-        fail("--seconds must be positive")
+        fail(words["seconds"], chosen)
     variants = [variant] if variant else list(facts.variants)
     counts = [players] if players else list(facts.player_counts)
     if bots is not None:
-        _bench_bots(game_id, variants, counts, bots, games, max_moves, seed, as_json)
+        _bench_bots(game_id, variants, counts, bots, games, max_moves, seed, as_json, chosen)
         return
     figures: list[BenchFigures] = []
     with Progress(console=console, transient=True, disable=as_json) as progress:
         for chosen_variant in variants:
             for count in counts:
-                game = load_game(game_id, chosen_variant, count)
+                game = load_game(game_id, chosen_variant, count, chosen)
                 task = progress.add_task(f"{game_id} {chosen_variant} {count}p", total=1.0)
 
                 def advance(done: float, task: TaskID = task) -> None:
@@ -55,31 +80,41 @@ def bench(
     if as_json:
         console.print_json(json.dumps([f.to_json() for f in figures]))
         return
-    table = Table(title=f"{game_id}: random playouts, one thread")
+    table = Table(title=words["playouts_title"].format(game=game_id))
     for column in ("variant", "players", "playouts", "playouts/s", "moves/s", "mean length"):
-        table.add_column(column, justify="right")
+        table.add_column(words[column], justify="right")
     for f in figures:
         table.add_row(f.variant, str(f.players), str(f.playouts), f"{f.playouts_per_second:,.0f}",
                       f"{f.moves_per_second:,.0f}", f"{f.mean_length:.1f}")
     console.print(table)
 
 
+def _canonical(name: str) -> str | None:
+    try:
+        return canonical_level(name)
+    except ValueError:
+        return None
+
+
 def _bench_bots(game_id: str, variants: list[str], counts: list[int], bots: str, games: int,
-                max_moves: int | None, seed: int, as_json: bool) -> None:
+                max_moves: int | None, seed: int, as_json: bool, lang: str) -> None:
     from ..ai.levels import LEVEL_NAMES
 
-    levels = [name.strip() for name in bots.split(",") if name.strip()]
-    unknown = [name for name in levels if name not in (*LEVEL_NAMES, "random")]
-    if not levels or unknown:
-        wrong = ", ".join(unknown) or repr(bots)
-        fail(f"--bots takes levels among random, {', '.join(LEVEL_NAMES)}; not {wrong}")
+    words = WORDS[lang]
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    unknown = [name for name in names if _canonical(name) is None]
+    if not names or unknown:
+        wrong = ", ".join(i18n.quote(name, lang) for name in unknown) or i18n.quote(bots, lang)
+        choices = ", ".join(level_label(name, lang) for name in ("random", *LEVEL_NAMES))
+        fail(words["bad_levels"].format(levels=choices, wrong=wrong), lang)
+    levels = [canonical_level(name) for name in names]
     if games < 1 or (max_moves is not None and max_moves < 1):
-        fail("--games and --max-moves must be at least 1")
+        fail(words["counts"], lang)
     figures: list[BotTimes] = []
     with Progress(console=console, transient=True, disable=as_json) as progress:
         for chosen_variant in variants:
             for count in counts:
-                game = load_game(game_id, chosen_variant, count)
+                game = load_game(game_id, chosen_variant, count, lang)
                 for level in levels:
                     total = games * max_moves if max_moves else None
                     task = progress.add_task(f"{game_id} {chosen_variant} {count}p {level}", total=total)
@@ -92,10 +127,10 @@ def _bench_bots(game_id: str, variants: list[str], counts: list[int], bots: str,
     if as_json:
         console.print_json(json.dumps([f.to_json() for f in figures]))
         return
-    table = Table(title=f"{game_id}: seconds per move of each level against itself, one thread")
+    table = Table(title=words["bots_title"].format(game=game_id))
     for column in ("variant", "players", "level", "algorithm", "moves", "p95 s", "mean s", "max s"):
-        table.add_column(column, justify="right")
+        table.add_column(words[column], justify="right")
     for f in figures:
-        table.add_row(f.variant, str(f.players), f.level, f.algorithm, str(len(f.times)),
+        table.add_row(f.variant, str(f.players), level_label(f.level, lang), f.algorithm, str(len(f.times)),
                       f"{f.p95:.3f}", f"{f.mean:.3f}", f"{max(f.times, default=0.0):.3f}")
     console.print(table)

@@ -6,9 +6,11 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from .. import i18n
-from ..core import Game, load
+from ..core import Game, info, load
+from ..core import games as game_ids
 
 console = Console(highlight=False)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -21,24 +23,62 @@ VariantOption = Annotated[str | None, typer.Option("--variant", "-v", help="Rule
 PlayersOption = Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed for every chance event and random choice.")]
 
+MESSAGES: dict[str, dict[str, str]] = {
+    "error": {"fr": "erreur :", "en": "error:"},
+    "unknown_language": {
+        "fr": "langue inconnue {lang} : choisissez fr ou en",
+        "en": "unknown language {lang}: choose fr or en",
+    },
+    "unknown_game": {
+        "fr": "jeu inconnu {game} ; jeux : {games}",
+        "en": "unknown game {game}; known games: {games}",
+    },
+    "unknown_variant": {
+        "fr": "{game} : variante inconnue {variant} ; variantes : {variants}",
+        "en": "{game}: unknown variant {variant}; variants: {variants}",
+    },
+    "bad_players": {
+        "fr": "{game} ne se joue pas à {players} joueurs ; possible : {counts}",
+        "en": "{game} cannot be played by {players} players; allowed: {counts}",
+    },
+}
+
+
+def say(key: str, lang: str, /, **values: object) -> str:
+    """A message of this module in ``lang``."""
+    words = MESSAGES[key]
+    return words.get(lang, words["en"]).format(**values)
+
 
 def language(lang: str | None) -> str:
     """The language to speak: ``lang`` when given (validated), else from the environment."""
     if lang is None:
         return i18n.detect_language()
     if lang not in i18n.LANGUAGES:
-        fail(f"unknown language {lang!r}: choose fr or en")
+        fail(say("unknown_language", i18n.detect_language(), lang=i18n.quote(lang, "en")))
     return lang
 
 
-def fail(message: str) -> NoReturn:
+def fail(message: str, lang: str | None = None) -> NoReturn:
     """Print one clear line to stderr and exit with status 1 (no traceback)."""
-    errors.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    prefix = say("error", lang or i18n.detect_language())
+    errors.print(f"[bold red]{prefix}[/] {escape(message)}", markup=True, highlight=False)
     raise typer.Exit(1)
 
 
-def load_game(game_id: str, variant: str | None, players: int | None) -> Game:
+def load_game(game_id: str, variant: str | None, players: int | None, lang: str | None = None) -> Game:
+    """The game asked for; an unknown game, variant or player count fails in ``lang``."""
+    words = lang or i18n.detect_language()
+    if game_id not in game_ids():
+        fail(say("unknown_game", words, game=i18n.quote(game_id, words), games=", ".join(game_ids())), words)
+    facts = info(game_id)
+    if variant is not None and variant not in facts.variants:
+        fail(say("unknown_variant", words, game=game_id, variant=i18n.quote(variant, words),
+                 variants=", ".join(facts.variants)), words)
+    if players is not None and players not in facts.player_counts:
+        fail(say("bad_players", words, game=game_id, players=players,
+                 counts=", ".join(map(str, facts.player_counts))), words)
     try:
         return load(game_id, variant=variant, players=players)
     except ValueError as error:
-        fail(str(error))
+        fail(str(error), words)

@@ -1,4 +1,8 @@
-"""``ludotheque play``: a game in the terminal, people and computer opponents at one keyboard."""
+"""``ludotheque play``: a game in the terminal, people and computer opponents at one keyboard.
+
+The loop draws the board only when the position (or the reader, at one keyboard) changed: a
+command, an error or an empty line leaves it where it is, and one prompt says whose turn it is.
+"""
 
 from __future__ import annotations
 
@@ -7,36 +11,75 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.markdown import Markdown
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .. import i18n
-from ..core import Game, Record, Result, State
+from ..ai.levels import canonical_level, level_label
+from ..core import Game, Record, Result, State, info
 from .boards import board_module
 from .common import LangOption, PlayersOption, VariantOption, console, fail, language, load_game
+from .rules import rules_section
 
 HUMAN = "human"
-BOT_KINDS = ("random", "easy", "medium", "hard")
+HUMAN_NAMES = ("human", "humain")
+SEAT_LEVELS = ("random", "easy", "medium", "hard")
 COMMANDS = {
     "help": ("help", "aide", "?"),
     "moves": ("moves", "coups"),
+    "history": ("history", "historique", "list", "liste"),
     "info": ("info", "details", "détails"),
+    "rules": ("rules", "regles", "règles"),
     "undo": ("undo", "annuler"),
     "random": ("random", "hasard"),
     "eval": ("eval", "analyse"),
     "save": ("save", "sauver"),
-    "resign": ("resign", "abandon"),
+    "resign": ("resign", "abandon", "abandonner"),
     "quit": ("quit", "quitter", "exit"),
 }
+# The only commands that take an argument; any other refuses one rather than guess.
+TAKES_ARGUMENT = ("help", "eval", "save")
+# How many of the last moves the board recalls under it.
+RECENT_MOVES = 4
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "vs_with_seats": {
+        "fr": "--vs et --seats ne vont pas ensemble : --seats donne déjà chaque place",
+        "en": "--vs and --seats do not go together: --seats already names every seat",
+    },
+    "side_with_seats": {
+        "fr": "--first/--second et --seats ne vont pas ensemble : --seats donne déjà chaque place",
+        "en": "--first/--second and --seats do not go together: --seats already names every seat",
+    },
+    "seat_count": {
+        "fr": "--seats donne {count} places, mais {game} se joue ici à {players}",
+        "en": "--seats names {count} seats but {game} is played here by {players}",
+    },
+    "unknown_seat": {
+        "fr": "place inconnue {kind} : choisissez parmi humain, aléatoire, facile, moyen, difficile",
+        "en": "unknown seat kind {kind}: choose among human, random, easy, medium, hard",
+    },
+}
+
+
+def _say(key: str, lang: str, **values: object) -> str:
+    words = MESSAGES[key]
+    return words.get(lang, words["en"]).format(**values)
 
 
 @dataclass
 class Session:
-    """A game being played: every state so far, the move texts, and a result set by a resignation."""
+    """A game being played: every state so far, the move texts, and a result set by a resignation.
+
+    ``version`` counts the changes (moves, take-backs, resignation), so that the board is drawn
+    again only when something changed.
+    """
 
     game: Game
     seed: int
@@ -44,6 +87,7 @@ class Session:
     states: list[State] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
     resigned: Result | None = None
+    version: int = 0
 
     def __post_init__(self) -> None:
         self.states = [self.game.new_state(seed=self.seed)]
@@ -64,6 +108,7 @@ class Session:
         move = self.game.parse_move(self.state, text)
         self.states.append(self.state.play(move))
         self.moves.append(str(move))
+        self.version += 1
         return str(move)
 
     def undo(self) -> bool:
@@ -73,8 +118,19 @@ class Session:
             if mover is not None and self.seats[mover] == HUMAN:
                 del self.states[index + 1 :]
                 del self.moves[index:]
+                self.version += 1
                 return True
         return False
+
+    def resign(self, player: int) -> None:
+        self.resigned = self.game.resignation(player)
+        self.version += 1
+
+    def move_text(self, ply: int, reader: int | None) -> str:
+        """The text of move ``ply`` (0-based) as ``reader`` may know it (secrets masked)."""
+        mover = self.states[ply].to_move
+        assert mover is not None
+        return self.game.mask_move_text(self.moves[ply], mover, reader)
 
     def record(self) -> Record:
         record = Record.start(self.game, self.seed).with_moves(self.moves)
@@ -86,15 +142,18 @@ def play(
     variant: VariantOption = None,
     players: PlayersOption = None,
     vs: Annotated[
-        str, typer.Option("--vs", help="Opponents: human, random, easy, medium or hard.")
-    ] = "random",
+        str | None,
+        typer.Option("--vs", help="Opponents: human, random, easy, medium or hard (French names too; "
+                                  "default: random)."),
+    ] = None,
     seats: Annotated[
         str | None,
-        typer.Option("--seats", help="One kind per seat, comma-separated (e.g. human,random,hard,human)."),
+        typer.Option("--seats", help="One kind per seat, comma-separated (e.g. human,random,hard,human); "
+                                     "not with --vs or --first/--second."),
     ] = None,
     first: Annotated[
-        bool, typer.Option("--first/--second", help="Take the first seat (default) or the second.")
-    ] = True,
+        bool | None, typer.Option("--first/--second", help="Take the first seat (default) or the second.")
+    ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed of the chance events and bots (default: random).")
     ] = None,
@@ -105,32 +164,46 @@ def play(
 ) -> None:
     """Play GAME in the terminal; type 'help' (or 'aide') during the game for the commands."""
     words = language(lang)
-    game = load_game(game_id, variant, players)
-    kinds = _seat_kinds(game, vs, seats, first)
+    game = load_game(game_id, variant, players, words)
+    kinds = seat_kinds(game, vs, seats, first, words)
     chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     session = Session(game, chosen_seed, kinds)
     Terminal(session, words, console).run()
     if save is not None and session.moves:
-        _save(session, save, words)
+        _save(session, save, words, console)
 
 
-def _seat_kinds(game: Game, vs: str, seats: str | None, first: bool) -> list[str]:
-    allowed = (HUMAN, *BOT_KINDS)
+def seat_kinds(game: Game, vs: str | None, seats: str | None, first: bool | None, lang: str) -> list[str]:
+    """What sits on each seat: ``human`` or a bot's canonical name (French names accepted)."""
     if seats is not None:
-        kinds = [kind.strip().lower() for kind in seats.split(",")]
-        if len(kinds) != game.players:
-            fail(f"--seats names {len(kinds)} seats but {game.id} is played here by {game.players}")
-    else:
-        kinds = [vs.lower()] * game.players
-        kinds[0 if first else 1] = HUMAN
-    for kind in kinds:
-        if kind not in allowed:
-            fail(f"unknown seat kind {kind!r}: choose among {', '.join(allowed)}")
+        if vs is not None:
+            fail(_say("vs_with_seats", lang), lang)
+        if first is not None:
+            fail(_say("side_with_seats", lang), lang)
+        names = [kind.strip() for kind in seats.split(",")]
+        if len(names) != game.players:
+            fail(_say("seat_count", lang, count=len(names), game=game.id, players=game.players), lang)
+        return [_seat_kind(name, lang) for name in names]
+    kinds = [_seat_kind(vs or "random", lang)] * game.players
+    kinds[0 if first is None or first else 1] = HUMAN
     return kinds
 
 
+def _seat_kind(name: str, lang: str) -> str:
+    if name.lower() in HUMAN_NAMES:
+        return HUMAN
+    try:
+        return canonical_level(name)
+    except ValueError:
+        fail(_say("unknown_seat", lang, kind=i18n.quote(name, lang)), lang)
+
+
 class Terminal:
-    """The read–play loop: people type moves and commands, bots answer."""
+    """The read–play loop: people type moves and commands, bots answer.
+
+    ``ask(prompt)`` reads a line (``EOFError`` or ``KeyboardInterrupt`` quits) and ``out`` shows
+    everything, so the loop runs as well on a real terminal as on scripted input and a capture.
+    """
 
     def __init__(
         self, session: Session, lang: str, out: Console, ask: Callable[[str], str] | None = None
@@ -138,81 +211,125 @@ class Terminal:
         self.session = session
         self.lang = lang
         self.out = out
-        self.ask = ask or (lambda prompt: out.input(prompt))
-        self.board = board_module(session.game.id)
+        self.ask = ask or (lambda prompt: out.input(escape(prompt)))
+        self.board: ModuleType = board_module(session.game.id)
         self.bots: dict[tuple[int, str], Any] = {}
         self.last_human: int | None = None
+        # (session version, reader) of the board on the screen, if any.
+        self.shown: tuple[int, int | None] | None = None
 
     def say(self, key: str, **values: object) -> None:
         self.out.print(escape(i18n.text(key, self.lang, **values)))
 
     def run(self) -> None:
-        self.say("help")
-        while not self.session.is_over:
-            player = self.session.state.to_move
-            assert player is not None
-            if self.session.seats[player] == HUMAN:
-                if not self.human_turn(player):
+        self.introduce()
+        try:
+            while not self.session.is_over:
+                player = self.session.state.to_move
+                assert player is not None
+                if self.session.seats[player] != HUMAN:
+                    self.bot_turn(player)
+                elif not self.human_turn(player):
                     self.say("quit")
                     return
-            else:
-                self.bot_turn(player)
-        self.show(self.final_viewer())
-        self.announce_result()
+        except KeyboardInterrupt:  # while a bot thinks: the same as quitting
+            self.say("quit")
+            return
+        self.finish()
+
+    def introduce(self) -> None:
+        game = self.session.game
+        seats = ", ".join(
+            i18n.text("seat", self.lang, side=self.side(p), who=self.who(p)) for p in range(game.players)
+        )
+        title = info(game.id).title.get(self.lang, game.id)
+        self.say("start", title=title, variant=game.variant, players=game.players, seats=seats,
+                 example=self.board.EXAMPLE)
 
     # -- turns -------------------------------------------------------------------------------
     def human_turn(self, player: int) -> bool:
         """One command or move from ``player``; ``False`` when they quit."""
         self.hand_over(player)
         self.show(player)
-        self.say("your_turn", player=player)
         try:
-            line = self.ask(f"{i18n.text('prompt', self.lang, player=player, name=self.name(player))} > ")
+            line = self.ask(i18n.text("prompt", self.lang, side=self.side(player), player=player))
         except (EOFError, KeyboardInterrupt):
             return False
         return self.handle(player, line.strip())
 
     def handle(self, player: int, line: str) -> bool:
+        """Act on one line; ``False`` when the player quits. An empty line does nothing."""
+        if not line:
+            return True
         word, _, argument = line.partition(" ")
         command = next((key for key, names in COMMANDS.items() if word.lower() in names), None)
-        if command == "quit":
-            return False
+        argument = argument.strip()
         if command is None:
             self.try_move(line)
+        elif argument and command not in TAKES_ARGUMENT:
+            self.say("takes_no_argument", command=word)
+        elif command == "quit":
+            return False
         else:
-            getattr(self, f"command_{command}")(player, argument.strip())
+            getattr(self, f"command_{command}")(player, argument)
         return True
 
     def try_move(self, text: str) -> None:
         try:
             played = self.session.play(text)
         except ValueError as error:
-            self.say("bad_move", reason=str(error))
+            self.say("bad_move", reason=i18n.move_error(error, self.lang))
         else:
             self.say("played", move=played)
 
     def bot_turn(self, player: int) -> None:
-        bot = self.bot(player, self.session.seats[player])
-        name = self.name(player)
-        move = self.thinking(name, lambda progress: bot.choose(self.session.state, progress))
-        self.say("bot_played", name=name, move=self.session.play(str(move)))
+        kind = self.session.seats[player]
+        bot = self.bot(player, kind)
+        label = level_label(kind, self.lang)
+        move = self.thinking(self.side(player), label,
+                             lambda progress: bot.choose(self.session.state, progress))
+        self.session.play(str(move))
+        shown = self.session.move_text(len(self.session.moves) - 1, self.reader())
+        self.say("bot_played", side=self.side(player), level=label, move=shown)
 
-    def thinking(self, name: str, search: Callable[[Callable[[float], None]], Any]) -> Any:
+    def thinking(self, side: str, level: str, search: Callable[[Callable[[float], None]], Any]) -> Any:
         """Run a bot's ``search`` behind a progress bar fed by its progress callback."""
-        label = i18n.text("bot_thinking", self.lang, name=name)
+        label = escape(i18n.text("bot_thinking", self.lang, side=side, level=level))
         with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
                       console=self.out, transient=True) as bar:
             task = bar.add_task(label, total=1.0)
             return search(lambda done: bar.update(task, completed=done))
 
+    def finish(self) -> None:
+        """The last position (every secret shown, the game being over) and the result in words."""
+        state = self.session.state
+        final_view = getattr(self.board, "final_view", None)
+        if final_view is not None and self.session.game.has_hidden_information:
+            view = final_view([state.view(p) for p in range(self.session.game.players)])
+            last = self.last_move(None)
+            self.out.print(self.board.render(view, lang=self.lang, last_move=last, turn=False))
+            self.out.print(self.board.details(view, lang=self.lang))
+        else:
+            self.show(self.reader(), force=True)
+        outcome = self.board.outcome(state.view(None), self.session.result().to_json(), lang=self.lang)
+        self.say("game_over", outcome=outcome)
+
     # -- commands ------------------------------------------------------------------------------
     def command_help(self, player: int, argument: str) -> None:
-        self.say("help")
+        self.say("help", notation=self.board.NOTATION.get(self.lang, self.board.NOTATION["en"]))
 
     def command_moves(self, player: int, argument: str) -> None:
         moves = [str(m) for m in self.session.state.legal_moves()]
         self.say("legal_moves", count=len(moves))
         self.out.print(escape("  ".join(moves)))
+
+    def command_history(self, player: int, argument: str) -> None:
+        count = len(self.session.moves)
+        if not count:
+            self.say("no_history")
+            return
+        self.say("history", count=count)
+        self.out.print(escape("  ".join(self.numbered(ply, player) for ply in range(count))))
 
     def command_info(self, player: int, argument: str) -> None:
         details = getattr(self.board, "details", None)
@@ -220,6 +337,14 @@ class Terminal:
             self.say("no_details")
         else:
             self.out.print(details(self.session.state.view(player), lang=self.lang))
+
+    def command_rules(self, player: int, argument: str) -> None:
+        page: RenderableType = Markdown(rules_section(self.session.game.id, self.lang))
+        if self.out.is_terminal:
+            with self.out.pager():  # plain text: a pager shows escape codes unless told otherwise
+                self.out.print(page)
+        else:
+            self.out.print(page)
 
     def command_undo(self, player: int, argument: str) -> None:
         self.say("undone" if self.session.undo() else "nothing_to_undo")
@@ -229,22 +354,31 @@ class Terminal:
         self.say("played", move=self.session.play(str(move)))
 
     def command_eval(self, player: int, argument: str) -> None:
-        level = argument or "medium"
-        bot = self.bot(player, level)
-        analysis = self.thinking(level, lambda progress: bot.analyse(self.session.state, progress))
-        self.say("evaluation", name=level, player=player, value=analysis.value, move=analysis.best_move)
+        try:
+            level = canonical_level(argument or "medium")
+            bot = self.bot(player, level)
+        except ValueError:
+            levels = ", ".join(level_label(name, self.lang) for name in SEAT_LEVELS)
+            self.say("unknown_level", level=i18n.quote(argument, self.lang), levels=levels)
+            return
+        label = level_label(level, self.lang)
+        analysis = self.thinking(self.side(player), label,
+                                 lambda progress: bot.analyse(self.session.state, progress))
+        self.say("evaluation", level=label, side=self.side(player), value=i18n.signed(analysis.value),
+                 move=analysis.best_move)
         if analysis.principal_variation:
             self.out.print(escape(" ".join(analysis.principal_variation)))
 
     def command_save(self, player: int, argument: str) -> None:
-        _save(self.session, Path(argument) if argument else _default_path(self.session), self.lang)
+        _save(self.session, Path(argument) if argument else _default_path(self.session), self.lang, self.out)
 
     def command_resign(self, player: int, argument: str) -> None:
-        self.say("resigned", player=player)
-        self.session.resigned = self.session.game.resignation(player)
+        self.say("resigned", side=self.side(player), player=player)
+        self.session.resign(player)
 
     # -- helpers -------------------------------------------------------------------------------
     def bot(self, player: int, kind: str) -> Any:
+        """The bot ``kind`` of ``player`` (built once); raises ``ValueError`` for an unknown kind."""
         key = (player, kind)
         if key not in self.bots:
             from .. import ai
@@ -252,12 +386,43 @@ class Terminal:
             self.bots[key] = ai.bot(kind, self.session.game, seed=self.session.seed + player)
         return self.bots[key]
 
-    def name(self, player: int) -> str:
-        kind = self.session.seats[player]
-        return kind if kind != HUMAN else {"fr": "humain", "en": "human"}.get(self.lang, kind)
+    def side(self, player: int) -> str:
+        """How ``player`` is called in this game (Light, North–South, Blue…)."""
+        name: str = self.board.side_name(self.session.states[0].view(None), player, lang=self.lang)
+        return name
 
-    def show(self, viewer: int | None) -> None:
-        self.out.print(self.board.render(self.session.state.view(viewer), lang=self.lang))
+    def who(self, player: int) -> str:
+        kind = self.session.seats[player]
+        return i18n.text("human", self.lang) if kind == HUMAN else level_label(kind, self.lang)
+
+    def reader(self) -> int | None:
+        """Whose secrets the screen may show: the one person playing, else nobody's."""
+        humans = [p for p, kind in enumerate(self.session.seats) if kind == HUMAN]
+        return humans[0] if len(humans) == 1 else None
+
+    def numbered(self, ply: int, reader: int | None) -> str:
+        mover = self.session.states[ply].to_move
+        assert mover is not None
+        return f"{ply + 1}. {self.session.move_text(ply, reader)} ({self.side(mover)})"
+
+    def last_move(self, reader: int | None) -> str | None:
+        moves = self.session.moves
+        return self.session.move_text(len(moves) - 1, reader) if moves else None
+
+    def show(self, viewer: int | None, *, force: bool = False) -> None:
+        """The board as ``viewer`` sees it, the last move marked, and the last few moves; drawn
+        only when something changed since it was last drawn."""
+        key = (self.session.version, viewer)
+        if key == self.shown and not force:
+            return
+        self.shown = key
+        view = self.session.state.view(viewer)
+        self.out.print(self.board.render(view, lang=self.lang, last_move=self.last_move(viewer), turn=False))
+        count = len(self.session.moves)
+        if count:
+            plies = range(max(0, count - RECENT_MOVES), count)
+            recent = " · ".join(self.numbered(ply, viewer) for ply in plies)
+            self.say("last_moves", moves=("… " if count > RECENT_MOVES else "") + recent)
 
     def hand_over(self, player: int) -> None:
         """At one keyboard, hide a hidden-information game's board while players change seats."""
@@ -266,32 +431,21 @@ class Terminal:
         if self.session.game.has_hidden_information and len(humans) > 1 and changing:
             self.out.clear()
             with contextlib.suppress(EOFError):
-                self.ask(i18n.text("handover", self.lang, player=player, name=self.name(player)))
+                self.ask(i18n.text("handover", self.lang, side=self.side(player), player=player))
             self.out.clear()
+            self.shown = None
         self.last_human = player
-
-    def final_viewer(self) -> int | None:
-        humans = [p for p, kind in enumerate(self.session.seats) if kind == HUMAN]
-        return humans[0] if len(humans) == 1 else None
-
-    def announce_result(self) -> None:
-        result = self.session.result()
-        if result.winners:
-            outcome = i18n.text("winner", self.lang, players=", ".join(map(str, result.winners)))
-        else:
-            outcome = i18n.text("draw", self.lang)
-        scores = i18n.text("scores", self.lang, scores=" – ".join(map(str, result.scores)))
-        self.say("game_over", outcome=f"{outcome} ({result.reason}); {scores}")
 
 
 def _default_path(session: Session) -> Path:
     return Path(f"ludotheque-{session.game.id}-{session.seed}-{len(session.moves)}.json")
 
 
-def _save(session: Session, path: Path, lang: str) -> None:
+def _save(session: Session, path: Path, lang: str, out: Console) -> None:
     try:
         session.record().save(path)
-    except OSError as error:
-        console.print(escape(i18n.text("save_failed", lang, reason=error.strerror or str(error))))
+    except (OSError, ValueError) as error:  # ValueError: a path the system refuses (a NUL byte)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        out.print(escape(i18n.text("save_failed", lang, reason=reason)))
     else:
-        console.print(escape(i18n.text("saved", lang, path=str(path))))
+        out.print(escape(i18n.text("saved", lang, path=str(path))))

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from types import ModuleType
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 
 from .. import i18n
-from ..core import RecordError
+from ..core import RecordError, State
 from ..core import replay as replay_record
 from ..core.records import Record
 from .boards import board_module
 from .common import LangOption, console, fail, language
+
+NEXT = ("", "n", "next", "suivant", "s")
+PREVIOUS = ("p", "prev", "previous", "précédent", "precedent")
+GO_TO = ("g", "go", "aller")
+QUIT = ("q", "quit", "quitter")
 
 
 def replay(
@@ -29,18 +35,22 @@ def replay(
         record = Record.read(path)
         states = replay_record(record)
     except RecordError as error:
-        fail(str(error))
+        fail(str(error), words)
     board = board_module(record.game)
     total = len(record.moves)
     console.print(escape(f"{record.game} ({record.variant}, {record.players}) — {' '.join(record.moves)}"))
     ply = total if to_end else 0
+    drawn = -1
     while True:
-        console.print(board.render(states[ply].view(None), lang=words))
-        if ply == 0:
-            console.print(escape(i18n.text("replay_start", words, total=total)))
-        else:
-            console.print(escape(i18n.text("replay_position", words, ply=ply, total=total,
-                                           move=record.moves[ply - 1])))
+        if ply != drawn:
+            last = record.moves[ply - 1] if ply else None
+            console.print(board.render(_view(board, states, ply, over=record.result is not None),
+                                       lang=words, last_move=last))
+            if ply == 0:
+                console.print(escape(i18n.text("replay_start", words, total=total)))
+            else:
+                console.print(escape(i18n.text("replay_position", words, ply=ply, total=total, move=last)))
+            drawn = ply
         if to_end:
             break
         console.print(escape(i18n.text("replay_help", words)))
@@ -48,21 +58,40 @@ def replay(
             answer = console.input("> ").strip().lower()
         except (EOFError, KeyboardInterrupt):
             break
-        if answer in ("q", "quit", "quitter"):
+        if answer in QUIT:
             break
-        ply = _next_ply(answer, ply, total)
+        target = next_ply(answer, ply, total)
+        if target is None:
+            console.print(escape(i18n.text("replay_unknown", words, command=i18n.quote(answer, words))))
+        else:
+            ply = target
     if record.result is not None:
-        winners = ", ".join(map(str, record.result.winners)) or i18n.text("draw", words)
-        console.print(escape(f"{record.result.reason}: {winners} {list(record.result.scores)}"))
+        outcome = board.outcome(states[-1].view(None), record.result.to_json(), lang=words)
+        console.print(escape(i18n.text("replay_outcome", words, outcome=outcome)))
 
 
-def _next_ply(answer: str, ply: int, total: int) -> int:
-    """The ply that a replay command leads to, kept within the game."""
-    if answer in ("", "n", "next", "suivant"):
+def _view(board: ModuleType, states: list[State], ply: int, *, over: bool) -> dict[str, Any]:
+    """What the replay shows of ``states[ply]``: a spectator's view, with every secret once the
+    game is over (the record holds them all then)."""
+    state = states[ply]
+    final_view = getattr(board, "final_view", None)
+    if over and ply == len(states) - 1 and final_view is not None and state.game.has_hidden_information:
+        view: dict[str, Any] = final_view([state.view(p) for p in range(state.game.players)])
+        return view
+    return state.view(None)
+
+
+def next_ply(answer: str, ply: int, total: int) -> int | None:
+    """The ply that a replay command leads to, kept within the game; ``None`` for no command.
+
+    >>> next_ply("", 3, 10), next_ply("p", 0, 10), next_ply("g 40", 3, 10), next_ply("x", 3, 10)
+    (4, 0, 10, None)
+    """
+    if answer in NEXT:
         return min(total, ply + 1)
-    if answer in ("p", "prev", "previous", "précédent"):
+    if answer in PREVIOUS:
         return max(0, ply - 1)
     command, _, number = answer.partition(" ")
-    if command == "g" and number.strip().isdigit():
+    if command in GO_TO and number.strip().isdecimal() and number.strip().isascii():
         return max(0, min(total, int(number)))
-    return ply
+    return None

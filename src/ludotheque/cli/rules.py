@@ -9,7 +9,7 @@ import typer
 from rich.markdown import Markdown
 
 from ..core import info
-from .common import LangOption, console, fail, language
+from .common import LangOption, console, language, load_game
 
 
 def rules_section(game_id: str, lang: str) -> str:
@@ -33,8 +33,6 @@ def rules(
     lang: LangOption = None,
 ) -> None:
     """Print the rules of GAME with every decision taken where the rulebook is silent."""
-    try:
-        section = rules_section(game_id, language(lang))
-    except ValueError as error:
-        fail(str(error))
-    console.print(Markdown(section))
+    words = language(lang)
+    load_game(game_id, None, None, words)
+    console.print(Markdown(rules_section(game_id, words)))

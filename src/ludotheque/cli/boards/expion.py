@@ -12,15 +12,22 @@ from ``state.view(player)``, whose ``layout`` holds the board's shape.
 ...     console.print(render(ludotheque.load("expion").new_state().view(None), lang="en"))
 >>> "a  b  c  d  e  f  g  h  i" in capture.get(), "✱" in capture.get()
 (True, True)
+>>> view = ludotheque.load("expion", players=4).new_state().view(None)
+>>> outcome(view, {"winners": [0, 2], "scores": [1, -1, 1, -1], "reason": "no_marbles"}, lang="en")
+'North–South (players 0, 2) wins: East–West has no marbles left'
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from . import LAST_MOVE_STYLE, cells_in, describe_result, turn_line
 
 FILES = "abcdefghi"
 EXPION_SYMBOL = ("✱", "bold black on white")
@@ -31,7 +38,7 @@ EMPTY_SYMBOLS = {"+": ("◇", "yellow"), "N": ("□", "dim"), "E": ("□", "dim"
 WORDS = {
     "fr": {
         "camps": {"N": "Nord", "E": "Est", "S": "Sud", "W": "Ouest"},
-        "to_move": "au trait", "over": "partie finie", "player": "joueur", "players": "joueurs",
+        "player": "joueur", "players": "joueurs",
         "team": "équipe",
         "marbles": "billes", "eliminated": "éliminé", "first_capture": "première prise faite",
         "no_capture": "aucune prise encore (reculer seulement pour prendre)",
@@ -40,7 +47,7 @@ WORDS = {
     },
     "en": {
         "camps": {"N": "North", "E": "East", "S": "South", "W": "West"},
-        "to_move": "to move", "over": "game over", "player": "player", "players": "players",
+        "player": "player", "players": "players",
         "team": "team",
         "marbles": "marbles", "eliminated": "eliminated", "first_capture": "first capture made",
         "no_capture": "no capture yet (backward only to capture)",
@@ -50,21 +57,75 @@ WORDS = {
 }
 
 
+CELL = re.compile(r"[a-i][1-9]")
+EXAMPLE = "e1-e4"
+NOTATION = {
+    "fr": "  e1-e4 : une bille sort de son camp (1 à 3 cases tout droit) · e4-e5 : un pas orthogonal\n"
+          "  d5-e5 quand e5 porte l'EX*PION le pousse en f5 ; prises et passes ne s'écrivent pas",
+    "en": "  e1-e4: a marble leaves its camp (1 to 3 cells straight on) · e4-e5: an orthogonal step\n"
+          "  d5-e5 when e5 holds the EX*PION pushes it to f5; captures and passes are not written",
+}
+REASONS = {
+    "expion_in_camp": {
+        "fr": "l'EX*PION a été poussé dans un camp de {loser}",
+        "en": "the EX*PION was pushed into a camp of {loser}",
+    },
+    "no_marbles": {"fr": "{loser} n'a plus de billes", "en": "{loser} has no marbles left"},
+    "no_progress": {
+        "fr": "{quiet} coups de suite sans prise ni poussée",
+        "en": "{quiet} moves in a row without a capture or a push",
+    },
+    "blocked": {"fr": "aucun camp ne peut jouer", "en": "no camp can move"},
+}
+
+
 def _words(lang: str) -> dict[str, Any]:
     return WORDS.get(lang, WORDS["en"])
 
 
-def _cell(view: dict[str, Any], name: str, shape: str) -> Text:
+def team_name(team: Mapping[str, Any], *, lang: str, with_players: bool = True) -> str:
+    """A team by its camps, e.g. "North–South (players 0, 2)"."""
+    words = _words(lang)
+    name = "–".join(words["camps"][camp] for camp in team["camps"])
+    if not with_players:
+        return name
+    label = words["players"] if len(team["players"]) > 1 else words["player"]
+    return f"{name} ({label} {', '.join(map(str, team['players']))})"
+
+
+def side_name(view: Mapping[str, Any], player: int, *, lang: str) -> str:
+    """A player by the camps they hold, e.g. "North–South" with 2 players, "East" with 4."""
+    camps = _words(lang)["camps"]
+    return "–".join(camps[camp] for camp, holder in view["holders"].items() if holder == player)
+
+
+def outcome(view: Mapping[str, Any], result: Mapping[str, Any], *, lang: str) -> str:
+    """``result`` in words, the teams named by their camps."""
+    teams = view["teams"]
+    winners = set(result["winners"])
+    winner = loser = None
+    if winners:
+        won = next(i for i, team in enumerate(teams) if winners & set(team["players"]))
+        winner = team_name(teams[won], lang=lang)
+        loser = team_name(teams[1 - won], lang=lang, with_players=False)
+    return describe_result(result, lang, winner=winner, loser=loser, reasons=REASONS,
+                           quiet=view["quiet_limit"])
+
+
+def _cell(view: dict[str, Any], name: str, shape: str, marked: set[str]) -> Text:
     if name == view["expion"]:
-        return Text(EXPION_SYMBOL[0], style=EXPION_SYMBOL[1])
-    marble = view["cells"].get(name)
-    if marble is not None:
-        return Text(marble, style=MARBLE_STYLES[marble])
-    symbol, style = EMPTY_SYMBOLS[shape]
-    return Text(symbol, style=style)
+        text = Text(EXPION_SYMBOL[0], style=EXPION_SYMBOL[1])
+    elif (marble := view["cells"].get(name)) is not None:
+        text = Text(marble, style=MARBLE_STYLES[marble])
+    else:
+        symbol, style = EMPTY_SYMBOLS[shape]
+        text = Text(symbol, style=style)
+    if name in marked:
+        text.stylize(LAST_MOVE_STYLE)
+    return text
 
 
-def _grid(view: dict[str, Any]) -> Table:
+def _grid(view: dict[str, Any], marked: set[str]) -> Table:
     table = Table(show_header=True, box=None, pad_edge=False, padding=(0, 1))
     table.add_column("", justify="right", style="dim")
     for file in FILES:
@@ -74,32 +135,30 @@ def _grid(view: dict[str, Any]) -> Table:
         rank = str(len(view["layout"]) - row_index)
         cells: list[Text | str] = [rank]
         for file, shape in zip(FILES, shape_row, strict=True):
-            cells.append(" " if shape == " " else _cell(view, f"{file}{rank}", shape))
+            cells.append(" " if shape == " " else _cell(view, f"{file}{rank}", shape, marked))
         table.add_row(*cells, rank)
     return table
 
 
-def _status(view: dict[str, Any], lang: str) -> Text:
+def render(
+    view: dict[str, Any], *, lang: str, last_move: str | None = None, turn: bool = True
+) -> RenderableType:
+    """The board as ``view`` shows it (Ex*Pion hides nothing), who holds each camp and whose
+    turn it is; the cells of ``last_move`` are marked."""
     words = _words(lang)
-    status = Text()
-    if view["to_move"] is None:
-        status.append(words["over"], style="bold")
-    else:
-        camp = view["camp_to_move"]
-        status.append(f"{words['to_move']}: ", style="bold")
-        status.append(camp, style=MARBLE_STYLES[camp])
-        status.append(f" {words['camps'][camp]} ({words['player']} {view['to_move']})", style="bold")
-    return status
-
-
-def render(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """The board as ``view`` shows it (Ex*Pion hides nothing), with whose turn it is."""
-    words = _words(lang)
+    colon = " :" if lang == "fr" else ":"
     holders = Text()
     for camp, player in view["holders"].items():
         holders.append(camp, style=MARBLE_STYLES[camp])
-        holders.append(f" {words['camps'][camp]}: {words['player']} {player}   ")
-    return Group(_grid(view), Text(words["legend"], style="dim"), holders, _status(view, lang))
+        holders.append(f" {words['camps'][camp]}{colon} {words['player']} {player}   ")
+    parts: list[RenderableType] = [_grid(view, cells_in(last_move, CELL)), Text(words["legend"], style="dim"),
+                                   holders]
+    if turn:
+        camp = view["camp_to_move"]
+        side = "" if view["to_move"] is None else (
+            f"{camp} {words['camps'][camp]} ({words['player']} {view['to_move']})")
+        parts.append(turn_line(view, lang, side))
+    return Group(*parts)
 
 
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:

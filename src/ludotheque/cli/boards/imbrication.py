@@ -11,17 +11,25 @@ Pieces are letters, so colour is never the only signal: ``L`` light (seat 0), ``
 ...     console.print(render(view, lang="en"))
 >>> "a  b  c  d  e  f  g  h" in out.get() and "Round 1/5" in out.get()
 True
+>>> outcome(view, {"winners": [0], "scores": [12, 9], "reason": "territory"}, lang="fr")
+'Clair gagne : 12 cases de territoire contre 9'
+>>> outcome(view, {"winners": [1], "scores": [0, 1], "reason": "territory"}, lang="en")
+'Dark wins: 1 cell of territory to 0'
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ... import i18n
 from ...games.imbrication.board import TILE_TABLE
+from . import LAST_MOVE_STYLE, cells_in, colon, describe_result
 
 FILES = "abcdefgh"
 SYMBOLS = ("L", "D")
@@ -31,30 +39,77 @@ WORDS = {
     "fr": {
         "round": "Manche", "line": "Tuiles", "current": "Tuile retournée", "none": "aucune",
         "opening": "pose d'ouverture", "place": "pose", "act": "action", "over": "partie finie",
-        "to_move": "au trait", "seat": "joueur", "legend": "L clair (joueur 0) · D foncé "
+        "seat": "joueur", "legend": "L clair (joueur 0) · D foncé "
         "(joueur 1) · [ ] pion à déplacer · +/× territoire du joueur 0/1 · ? tuile cachée",
         "territory": "Territoire", "pieces": "Pions", "cells": "cases", "revealed": "Tuiles jouées",
         "action": "action", "blank": "vierge", "removed": "pion retiré", "pending": "en attente",
-        "winner": "Vainqueur", "draw": "Partie nulle",
     },
     "en": {
         "round": "Round", "line": "Tiles", "current": "Tile revealed", "none": "none",
         "opening": "opening placement", "place": "placement", "act": "action",
-        "over": "game over", "to_move": "to move", "seat": "player", "legend": "L light "
+        "over": "game over", "seat": "player", "legend": "L light "
         "(player 0) · D dark (player 1) · [ ] piece to move · +/× territory of player 0/1 · "
         "? hidden tile",
         "territory": "Territory", "pieces": "Pieces", "cells": "cells", "revealed": "Tiles played",
         "action": "action", "blank": "blank", "removed": "piece removed", "pending": "pending",
-        "winner": "Winner", "draw": "Draw",
     },
 }
 
 
-def render(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """The board with coordinates, then the round, the phase and the tile line."""
+NAMES = {"fr": ("Clair", "Foncé"), "en": ("Light", "Dark")}
+CELL = re.compile(r"[a-h][1-8]")
+EXAMPLE = "d4"
+NOTATION = {
+    "fr": "  d4 : poser un pion · puis l'action de la tuile : d4-d7 (pas ou glissade), "
+          "d4xf6xd8 (prises, case après case)",
+    "en": "  d4: place a piece · then the tile's action: d4-d7 (step or slide), "
+          "d4xf6xd8 (captures, landing after landing)",
+}
+REASONS = {
+    "territory": {
+        "fr": "{high} {cells} de territoire contre {low}",
+        "en": "{high} {cells} of territory to {low}",
+    },
+    "pieces": {
+        "fr": "territoires égaux ({high} {cells} chacun), plus de pions sur le plateau "
+              "({most} contre {fewest})",
+        "en": "equal territory ({high} {cells} each), more pieces on the board ({most} to {fewest})",
+    },
+    "draw": {
+        "fr": "territoires égaux ({high} {cells} chacun) et autant de pions",
+        "en": "equal territory ({high} {cells} each) and as many pieces",
+    },
+}
+# French says 0 and 1 in the singular, English only 1.
+CELL_WORDS = {"fr": ("case", "cases"), "en": ("cell", "cells")}
+
+
+def side_name(view: Mapping[str, Any], player: int, *, lang: str) -> str:
+    """Light (player 0, ``L``) or Dark (player 1, ``D``)."""
+    return NAMES.get(lang, NAMES["en"])[player]
+
+
+def outcome(view: Mapping[str, Any], result: Mapping[str, Any], *, lang: str) -> str:
+    """``result`` in words: territory, then pieces on the board (the tie-break)."""
+    names = NAMES.get(lang, NAMES["en"])
+    winners = result["winners"]
+    winner, loser = (names[winners[0]], names[1 - winners[0]]) if winners else (None, None)
+    scores, pieces = [int(s) for s in result["scores"]], [int(p) for p in view["pieces"]]
+    one, many = CELL_WORDS.get(lang, CELL_WORDS["en"])
+    singular = max(scores) <= 1 if lang == "fr" else max(scores) == 1
+    return describe_result(result, lang, winner=winner, loser=loser, reasons=REASONS, high=max(scores),
+                           low=min(scores), most=max(pieces), fewest=min(pieces),
+                           cells=one if singular else many)
+
+
+def render(
+    view: dict[str, Any], *, lang: str, last_move: str | None = None, turn: bool = True
+) -> RenderableType:
+    """The board with coordinates (the cells of ``last_move`` marked), then the round, the
+    phase (and whose turn it is, unless ``turn`` is false) and the tile line."""
     words = WORDS.get(lang, WORDS["en"])
-    return Group(_board(view), _status(view, words), _line(view, lang, words),
-                 Text(words["legend"], style="dim"))
+    return Group(_board(view, cells_in(last_move, CELL)), _status(view, lang, words, turn=turn),
+                 _line(view, lang, words), Text(words["legend"], style="dim"))
 
 
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:
@@ -67,9 +122,9 @@ def details(view: dict[str, Any], *, lang: str) -> RenderableType:
     table.add_column(words["cells"])
     for seat in (0, 1):
         cells = " | ".join(" ".join(t) for t in view["territories"][seat]) or "-"
-        table.add_row(f"{seat} ({SYMBOLS[seat]})", str(view["scores"][seat]),
-                      str(view["pieces"][seat]), cells)
-    played = Text(f"{words['revealed']}: ")
+        label = f"{seat} ({SYMBOLS[seat]}, {side_name(view, seat, lang=lang)})"
+        table.add_row(label, str(view["scores"][seat]), str(view["pieces"][seat]), cells)
+    played = Text(f"{words['revealed']}{colon(lang)} ")
     for entry in view["revealed"]:
         played.append(
             f"{entry['round']}.{entry['turn']} {SYMBOLS[entry['player']]} "
@@ -77,14 +132,11 @@ def details(view: dict[str, Any], *, lang: str) -> RenderableType:
         )
     parts: list[RenderableType] = [table, played]
     if view["result"] is not None:
-        winners = view["result"]["winners"]
-        parts.append(Text(
-            f"{words['winner']}: {winners[0]} ({SYMBOLS[winners[0]]})" if winners
-            else words["draw"], style="bold"))
+        parts.append(Text(outcome(view, view["result"], lang=lang), style="bold"))
     return Group(*parts)
 
 
-def _board(view: dict[str, Any]) -> Text:
+def _board(view: dict[str, Any], marked: set[str]) -> Text:
     cells: dict[str, int] = view["cells"]
     marks = {
         cell: TERRITORY_MARKS[seat]
@@ -96,29 +148,32 @@ def _board(view: dict[str, Any]) -> Text:
         for file in FILES:
             name = f"{file}{rank}"
             owner = cells.get(name)
+            extra = f" {LAST_MOVE_STYLE}" if name in marked else ""
             if owner is None:
-                text.append(f" {marks.get(name, '·')} ")
+                text.append(f" {marks.get(name, '·')} ", style=extra.strip())
             elif name == view["placed"]:
-                text.append(f"[{SYMBOLS[owner]}]", style=STYLES[owner])
+                text.append(f"[{SYMBOLS[owner]}]", style=STYLES[owner] + extra)
             else:
-                text.append(f" {SYMBOLS[owner]} ", style=STYLES[owner])
+                text.append(f" {SYMBOLS[owner]} ", style=STYLES[owner] + extra)
         text.append("\n")
     text.append("   " + "  ".join(FILES))
     return text
 
 
-def _status(view: dict[str, Any], words: dict[str, str]) -> Text:
+def _status(view: dict[str, Any], lang: str, words: dict[str, str], *, turn: bool) -> Text:
     status = f"{words['round']} {view['round']}/5 · {words[view['phase']]}"
     if view["phase"] == "opening":
         status += f" {view['opening_placements'] + 1}/4"
-    if view["to_move"] is not None:
-        status += f" · {words['to_move']}: {view['to_move']} ({SYMBOLS[view['to_move']]})"
+    mover = view["to_move"]
+    if turn and mover is not None:
+        side = f"{side_name(view, mover, lang=lang)} ({SYMBOLS[mover]}, {words['seat']} {mover})"
+        status += f" · {i18n.text('board_to_move', lang, side=side)}"
     return Text(status, style="bold")
 
 
 def _line(view: dict[str, Any], lang: str, words: dict[str, str]) -> Text:
     """The round's nine tiles, left first: played ones struck, the pending one marked."""
-    text = Text(f"{words['line']}: ")
+    text = Text(f"{words['line']}{colon(lang)} ")
     played = view["tiles_played"]
     for turn, tile in enumerate(view["line"]):
         label = "?" if tile is None else _tile_name(tile, lang)
@@ -130,7 +185,8 @@ def _line(view: dict[str, Any], lang: str, words: dict[str, str]) -> Text:
             text.append(label)
         text.append(" | " if turn < 8 else "")
     current = view["current_tile"]
-    text.append(f"\n{words['current']}: {_tile_name(current, lang) if current else words['none']}")
+    shown = _tile_name(current, lang) if current else words["none"]
+    text.append(f"\n{words['current']}{colon(lang)} {shown}")
     return text
 
 

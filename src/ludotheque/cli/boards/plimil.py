@@ -4,37 +4,70 @@ Each cell shows the colour its block shows as a letter (``B`` blue, ``R`` red, `
 ``·`` no block; the colour only repeats the letter) and the stem's height (``S`` short, ``T``
 tall, ``?`` unknown to the reader). Red reads the board with rank 8 at the bottom.
 
->>> _cell_text({"cell": "d4", "stem": None, "block": {"colour": "N"}}).plain
+>>> _cell_text({"cell": "d4", "stem": None, "block": {"colour": "N"}}, marked=False).plain
 'N?'
+>>> outcome({"counts": {"blue": 9, "red": 8, "neutral": 7}},
+...         {"winners": [0], "scores": [9, 8], "reason": "rule_of_7"}, lang="fr")
+'Bleu gagne : règle du 7, blocs bleus 9, rouges 8, neutres 7'
 """
 
 from __future__ import annotations
 
+import copy
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from . import LAST_MOVE_STYLE, cells_in, colon, describe_result, turn_line
+
 FILES = "abcdefgh"
 STYLES = {"B": "bold blue", "R": "bold red", "N": "bold yellow"}
 NAMES = {"fr": ("Bleu", "Rouge"), "en": ("Blue", "Red")}
 WORDS = {
     "fr": {
-        "to_move": "au trait", "over": "partie finie", "setup": "préparation",
+        "over": "partie finie", "setup": "préparation",
         "side": "vu du côté", "spectator": "spectateur", "turns": "quarts de tour",
         "blue": "bleus", "red": "rouges", "neutral": "neutres", "quiet": "coups sans changement",
         "repetitions": "répétitions", "mine": "mes blocs", "theirs": "blocs adverses",
         "hand": "billes en main", "legend": "B bleu · R rouge · N neutre · S petite · T grande · ? inconnue",
-        "winner": "gagnant", "draw": "nulle",
+        "blocks_of": "blocs de {side}", "revealed": "tous les secrets, la partie finie",
     },
     "en": {
-        "to_move": "to move", "over": "game over", "setup": "setup",
+        "over": "game over", "setup": "setup",
         "side": "seen from the side of", "spectator": "spectator", "turns": "quarter turns",
         "blue": "blue", "red": "red", "neutral": "neutral", "quiet": "plies without a change",
         "repetitions": "repetitions", "mine": "my blocks", "theirs": "opponent's blocks",
         "hand": "balls in hand", "legend": "B blue · R red · N neutral · S short · T tall · ? unknown",
-        "winner": "winner", "draw": "draw",
+        "blocks_of": "{side}'s blocks", "revealed": "every secret, the game being over",
+    },
+}
+
+
+CELL = re.compile(r"[a-h][1-8]")
+EXAMPLE = "d2-d4"
+NOTATION = {
+    "fr": "  préparation : stems STSTTSST (vos tiges, dans l'ordre des cases), block d1 BNR (billes "
+          "du bas vers le haut)\n"
+          "  puis : d2-d4 · d3-d4xe4 (prise) · d3-d4@cw ou @ccw (tourner le plateau) · e5-d4xd5 · pass",
+    "en": "  setup: stems STSTTSST (your stems, in cell order), block d1 BNR (balls bottom to top)\n"
+          "  then: d2-d4 · d3-d4xe4 (capture) · d3-d4@cw or @ccw (turn the board) · e5-d4xd5 · pass",
+}
+REASONS = {
+    "rule_of_7": {
+        "fr": "règle du 7, blocs bleus {blue}, rouges {red}, neutres {neutral}",
+        "en": "rule of 7, blocks showing blue {blue}, red {red}, neutral {neutral}",
+    },
+    "two_passes": {
+        "fr": "les deux joueurs ont passé, blocs bleus {blue}, rouges {red}",
+        "en": "both players passed, blocks showing blue {blue}, red {red}",
+    },
+    "hundred_plies": {
+        "fr": "100 coups de suite sans qu'un bloc change de couleur",
+        "en": "100 moves in a row without a block changing colour",
     },
 }
 
@@ -43,7 +76,38 @@ def _words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
 
 
-def _cell_text(entry: dict[str, Any] | None) -> Text:
+def side_name(view: Mapping[str, Any], player: int, *, lang: str) -> str:
+    """Blue (player 0) or Red (player 1)."""
+    return NAMES.get(lang, NAMES["en"])[player]
+
+
+def outcome(view: Mapping[str, Any], result: Mapping[str, Any], *, lang: str) -> str:
+    """``result`` in words, with the counts of blocks that decided it."""
+    names = NAMES.get(lang, NAMES["en"])
+    winners = result["winners"]
+    winner, loser = (names[winners[0]], names[1 - winners[0]]) if winners else (None, None)
+    counts = view["counts"]
+    return describe_result(result, lang, winner=winner, loser=loser, reasons=REASONS,
+                           blue=counts["blue"], red=counts["red"], neutral=counts["neutral"])
+
+
+def final_view(views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One view holding what every player knows (every stem, every block's balls), for the
+    end of a game; its ``viewer`` is ``None`` and ``revealed`` is set."""
+    merged = copy.deepcopy(dict(views[0]))
+    merged["viewer"], merged["revealed"] = None, True
+    for entry, *others in zip(merged["board"], *(v["board"] for v in views[1:]), strict=True):
+        for other in others:
+            entry["stem"] = entry["stem"] or other["stem"]
+            if entry["block"] is not None and other["block"] is not None:
+                entry["block"]["balls"] = [
+                    mine or theirs for mine, theirs in zip(entry["block"]["balls"], other["block"]["balls"],
+                                                           strict=True)
+                ]
+    return merged
+
+
+def _cell_text(entry: dict[str, Any] | None, *, marked: bool) -> Text:
     if entry is None:
         return Text("  ")
     block = entry["block"]
@@ -53,13 +117,20 @@ def _cell_text(entry: dict[str, Any] | None) -> Text:
     else:
         text.append(block["colour"], style=STYLES[block["colour"]])
     text.append(entry["stem"] or "?", style="dim")
+    if marked:
+        text.stylize(LAST_MOVE_STYLE)
     return text
 
 
-def render(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """The board of ``view`` (``State.view(player)``) with coordinates, then whose turn."""
+def render(
+    view: dict[str, Any], *, lang: str, last_move: str | None = None, turn: bool = True
+) -> RenderableType:
+    """The board of ``view`` (``State.view(player)``) with coordinates (the cells of
+    ``last_move`` marked, unless the board turned since), the counts and whose turn it is."""
     words = _words(lang)
     names = NAMES.get(lang, NAMES["en"])
+    # A rotation names cells as they stood before the board turned: they moved since.
+    marked = set() if last_move is None or "@" in last_move else cells_in(last_move, CELL)
     cells = {entry["cell"]: entry for entry in view["board"]}
     red_side = view["viewer"] == 1
     ranks = range(1, 9) if red_side else range(8, 0, -1)
@@ -69,51 +140,57 @@ def render(view: dict[str, Any], *, lang: str) -> RenderableType:
     for file in files:
         table.add_column(file, justify="center")
     for rank in ranks:
-        table.add_row(str(rank), *(_cell_text(cells.get(f"{file}{rank}")) for file in files))
+        table.add_row(str(rank), *(_cell_text(cells.get(f"{file}{rank}"), marked=f"{file}{rank}" in marked)
+                                   for file in files))
     side = names[1] if red_side else names[0]
     header = Text(f"{words['side']} {side}", style="dim")
-    if view["viewer"] is None:
+    if view.get("revealed"):
+        header.append(f" ({words['revealed']})", style="dim")
+    elif view["viewer"] is None:
         header.append(f" ({words['spectator']})", style="dim")
-    header.append(f" — {words['turns']}: {view['rotation']}", style="dim")
-    return Group(header, table, Text(words["legend"], style="dim"), _status(view, lang))
+    header.append(f" — {words['turns']}{colon(lang)} {view['rotation']}", style="dim")
+    parts: list[RenderableType] = [header, table, Text(words["legend"], style="dim"), _status(view, lang)]
+    if turn:
+        mover = view["to_move"]
+        parts.append(turn_line(view, lang, "" if mover is None else names[mover]))
+    return Group(*parts)
 
 
 def _status(view: dict[str, Any], lang: str) -> Text:
     words = _words(lang)
-    names = NAMES.get(lang, NAMES["en"])
     counts = view["counts"]
     status = Text()
     for key, letter in (("blue", "B"), ("red", "R"), ("neutral", "N")):
         status.append(f"{letter} {words[key]} {counts[key]}   ", style=STYLES[letter])
-    result = view["result"]
-    if result is not None:
-        winners = result["winners"]
-        outcome = f"{words['winner']}: {names[winners[0]]}" if winners else words["draw"]
-        status.append(f"\n{words['over']} — {outcome} ({result['reason']})", style="bold")
-    elif view["to_move"] is not None:
-        phase = f" ({words['setup']})" if view["phase"] == "setup" else ""
-        status.append(f"\n{words['to_move']}: {names[view['to_move']]}{phase}", style="bold")
+    if view["phase"] == "setup":
+        status.append(f"\n{words['setup']}", style="bold")
     return status
 
 
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """Counts, the draw counters, and what the reader knows of every block's balls."""
+    """The draw counters and what the reader knows of every block's balls (the board above
+    shows the counts)."""
     words = _words(lang)
+    names = NAMES.get(lang, NAMES["en"])
     draw = view["draw"]
-    lines = [
-        _status(view, lang),
-        Text(f"{words['quiet']}: {draw['quiet_plies']}   {words['repetitions']}: {draw['repetitions']}"),
+    lines: list[RenderableType] = [
+        Text(f"{words['quiet']}{colon(lang)} {draw['quiet_plies']}   "
+             f"{words['repetitions']}{colon(lang)} {draw['repetitions']}"),
     ]
     viewer = view["viewer"]
     hand = view["hands"][viewer] if viewer is not None else None
     if hand is not None and view["phase"] == "setup":
-        lines.append(Text(f"{words['hand']}: B {hand[0]}  R {hand[1]}  N {hand[2]}"))
+        lines.append(Text(f"{words['hand']}{colon(lang)} B {hand[0]}  R {hand[1]}  N {hand[2]}"))
     blocks = [entry for entry in view["board"] if entry["block"] is not None]
-    for title, mine in ((words["mine"], True), (words["theirs"], False)):
-        if viewer is None and mine:
-            continue
-        chosen = [e for e in blocks if (e["block"]["owner"] == viewer) == mine]
-        text = Text(f"{title}: ")
+    if view.get("revealed"):
+        groups = [(words["blocks_of"].format(side=names[p]), [e for e in blocks if e["block"]["owner"] == p])
+                  for p in (0, 1)]
+    else:
+        groups = [(title, [e for e in blocks if (e["block"]["owner"] == viewer) == mine])
+                  for title, mine in ((words["mine"], True), (words["theirs"], False))
+                  if viewer is not None or not mine]
+    for title, chosen in groups:
+        text = Text(f"{title}{colon(lang)} ")
         for entry in chosen:
             block = entry["block"]
             balls = "".join(ball or "?" for ball in block["balls"])

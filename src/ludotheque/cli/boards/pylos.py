@@ -1,29 +1,64 @@
-"""Pylos in the terminal: the four levels side by side, both reserves, whose turn.
+"""Pylos in the terminal: the four levels side by side and both reserves.
 
-Light balls are ``○``, dark balls ``●`` (shape, not only colour); ``·`` marks an available cell.
+Light balls are ``○``, dark balls ``●`` (shape, not only colour); ``·`` marks an available cell;
+the cells of the last move are shown reversed.
+
+>>> import ludotheque
+>>> view = ludotheque.load("pylos").new_state().view(None)
+>>> outcome(view, {"winners": [1], "scores": [-1, 1], "reason": "empty_reserve"}, lang="en")
+"Dark wins: Light's reserve is empty"
+>>> outcome(view, {"winners": [1], "scores": [-1, 1], "reason": "empty_reserve"}, lang="fr")
+'Foncé gagne : la réserve de Clair est vide'
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from . import LAST_MOVE_STYLE, cells_in, describe_result, turn_line
+
 SIZES = (4, 3, 2, 1)
 FILES = "abcd"
 NAMES = {"fr": ("Clair", "Foncé"), "en": ("Light", "Dark")}
 SYMBOLS = (("○", "bold white"), ("●", "bold red"))
 WORDS = {
-    "fr": {"level": "niveau", "reserve": "réserve", "to_move": "au trait", "over": "partie finie",
-           "repetitions": "répétitions"},
-    "en": {"level": "level", "reserve": "reserve", "to_move": "to move", "over": "game over",
-           "repetitions": "repetitions"},
+    "fr": {"level": "niveau", "reserve": "réserve", "repetitions": "répétitions", "free": "libres"},
+    "en": {"level": "level", "reserve": "reserve", "repetitions": "repetitions", "free": "free"},
+}
+CELL = re.compile(r"[1-4][a-d][1-4]")
+EXAMPLE = "1b2"
+NOTATION = {
+    "fr": "  1b2 : poser une bille (niveau 1, colonne b, rangée 2) · 1a1-2b2 : monter une bille\n"
+          "  après un carré, reprendre une ou deux billes : 1b2x1b2 ou 1a1-2b2x1c3x1d4",
+    "en": "  1b2: place a ball (level 1, file b, rank 2) · 1a1-2b2: raise a ball\n"
+          "  after a square, take back one or two balls: 1b2x1b2 or 1a1-2b2x1c3x1d4",
+}
+REASONS = {
+    "top": {"fr": "{winner} a posé la bille du sommet", "en": "{winner} placed the ball on top"},
+    "empty_reserve": {"fr": "la réserve de {loser} est vide", "en": "{loser}'s reserve is empty"},
 }
 
 
-def _level(view: dict[str, Any], level: int, lang: str) -> Table:
+def side_name(view: Mapping[str, Any], player: int, *, lang: str) -> str:
+    """Light (player 0) or Dark (player 1)."""
+    return NAMES.get(lang, NAMES["en"])[player]
+
+
+def outcome(view: Mapping[str, Any], result: Mapping[str, Any], *, lang: str) -> str:
+    """``result`` in words, e.g. "Dark wins: Light's reserve is empty"."""
+    names = NAMES.get(lang, NAMES["en"])
+    winners = result["winners"]
+    winner, loser = (names[winners[0]], names[1 - winners[0]]) if winners else (None, None)
+    return describe_result(result, lang, winner=winner, loser=loser, reasons=REASONS)
+
+
+def _level(view: dict[str, Any], level: int, lang: str, marked: set[str]) -> Table:
     size = SIZES[level - 1]
     table = Table(
         title=f"{WORDS[lang]['level']} {level}", show_header=True, box=None, pad_edge=False, min_width=10
@@ -38,40 +73,46 @@ def _level(view: dict[str, Any], level: int, lang: str) -> Table:
             cell = f"{level}{FILES[file]}{rank}"
             owner = view["cells"].get(cell)
             if owner is not None:
-                row.append(Text(*SYMBOLS[owner]))
+                symbol = Text(*SYMBOLS[owner])
             else:
-                row.append(Text("·" if cell in available else " ", style="green"))
+                symbol = Text("·" if cell in available else " ", style="green")
+            if cell in marked:
+                symbol.stylize(LAST_MOVE_STYLE)
+            row.append(symbol)
         table.add_row(*row)
     return table
 
 
-def render(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """The pyramid as seen by ``view``'s reader (Pylos hides nothing)."""
+def render(
+    view: dict[str, Any], *, lang: str, last_move: str | None = None, turn: bool = True
+) -> RenderableType:
+    """The pyramid as seen by ``view``'s reader (Pylos hides nothing), both reserves, whose turn."""
     words = WORDS.get(lang, WORDS["en"])
     names = NAMES.get(lang, NAMES["en"])
+    marked = cells_in(last_move, CELL)
     grid = Table.grid(padding=(0, 4))
     for _ in SIZES:
         grid.add_column(vertical="bottom")
-    grid.add_row(*(_level(view, level, lang if lang in WORDS else "en") for level in (1, 2, 3, 4)))
+    grid.add_row(*(_level(view, level, lang if lang in WORDS else "en", marked) for level in (1, 2, 3, 4)))
     lines = Text()
     for player in (0, 1):
         symbol, style = SYMBOLS[player]
         lines.append(f"{symbol} ", style=style)
         lines.append(f"{names[player]} ({player}) — {words['reserve']} {view['reserves'][player]}   ")
-    status = Text()
-    if view["to_move"] is None:
-        status.append(words["over"], style="bold")
-    else:
-        status.append(f"{words['to_move']}: {names[view['to_move']]} ({view['to_move']})", style="bold")
     if view.get("repetitions", 1) > 1:
-        status.append(f"   {words['repetitions']}: {view['repetitions']}")
-    return Group(grid, lines, status)
+        colon = " :" if lang == "fr" else ":"
+        lines.append(f"\n{words['repetitions']}{colon} {view['repetitions']}")
+    if not turn:
+        return Group(grid, lines)
+    mover = view["to_move"]
+    side = "" if mover is None else f"{names[mover]} ({mover})"
+    return Group(grid, lines, turn_line(view, lang, side))
 
 
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:
     """Free balls of each player (the ones that may be raised or taken back)."""
     names = NAMES.get(lang, NAMES["en"])
-    free = [cell for cell in view["free"]]
-    by_player = {p: [c for c in free if view["cells"][c] == p] for p in (0, 1)}
-    label = "libres" if lang == "fr" else "free"
-    return Text("\n".join(f"{names[p]} {label}: {' '.join(by_player[p]) or '—'}" for p in (0, 1)))
+    label = WORDS.get(lang, WORDS["en"])["free"]
+    colon = " :" if lang == "fr" else ":"
+    by_player = {p: [c for c in view["free"] if view["cells"][c] == p] for p in (0, 1)}
+    return Text("\n".join(f"{names[p]} {label}{colon} {' '.join(by_player[p]) or '—'}" for p in (0, 1)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...core.errors import InvalidMoveError
+from ...core.errors import InvalidMoveError, Reason
 from .board import ADJACENT, CAMP_COUNT, CELLS, INDEX, NAMES, OPTIONS, Cell
 
 _MOVE = re.compile(r"([a-z])([0-9]+)-([a-z])([0-9]+)")
@@ -43,24 +43,35 @@ class Move:
         Case and surrounding whitespace are free; spaces inside are not.
         """
         if not isinstance(text, str):
-            raise InvalidMoveError(f"expion: {text!r} is not a move: expected text")
+            raise InvalidMoveError.not_notation("expion", text, _said("not_text"))
         cleaned = text.strip().lower()
         match = _MOVE.fullmatch(cleaned)
         if match is None:
-            raise InvalidMoveError(
-                f"expion: {text!r} is not a move: expected two cells like 'e1-e4'"
-            )
+            raise InvalidMoveError.not_notation("expion", text, _said("not_notation"))
         names = (match[1] + match[2], match[3] + match[4])
         for name in names:
             if name not in INDEX:
-                raise InvalidMoveError(
-                    f"expion: {text!r} is not a move: {name!r} is not a cell"
-                    " (the corners are off the board)"
-                )
+                raise InvalidMoveError.not_notation("expion", text, _said("not_a_cell", cell=name))
         source, target = INDEX[names[0]], INDEX[names[1]]
         if source == target:
-            raise InvalidMoveError(f"expion: {text!r} is not a move: the marble must move")
+            raise InvalidMoveError.not_notation("expion", text, _said("must_move"))
         return MOVES.get((source, target)) or cls(source, target)
+
+
+# Why a text is not notation, in the words of each language (``Reason``: key, parameters, words).
+_WORDS = {
+    "not_text": {"en": "expected text", "fr": "il faut du texte"},
+    "not_notation": {"en": "expected two cells like 'e1-e4'", "fr": "attendu deux cases comme « e1-e4 »"},
+    "not_a_cell": {
+        "en": "'{cell}' is not a cell (the corners are off the board)",
+        "fr": "« {cell} » n'est pas une case (les coins sont hors du plateau)",
+    },
+    "must_move": {"en": "the marble must move", "fr": "la bille doit bouger"},
+}
+
+
+def _said(key: str, **params: str) -> Reason:
+    return Reason(key, params, _WORDS[key])
 
 
 # Every move some marble could ever make is interned: the engine compares moves by identity

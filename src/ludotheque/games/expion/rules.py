@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
-from ...core.errors import IllegalMoveError
+from ...core.errors import IllegalMoveError, Reason
 from .board import (
     ADJACENT,
     CAMP_AT,
@@ -107,7 +107,7 @@ class ExpionState(StoredState["ExpionGame", Move]):
         if isinstance(move, str):
             move = self._game.parse_move(self, move)
         elif not self._is_legal(move):
-            raise IllegalMoveError(f"expion: {move!r} is not legal at ply {self._ply}")
+            raise IllegalMoveError.here("expion", move, self._ply)
         return self._after(move)
 
     def view(self, player: Player | None = None) -> JSON:
@@ -287,13 +287,11 @@ class ExpionGame(Game):
             raise TypeError(f"expion: not an Ex*Pion state: {state!r}")
         move = Move.from_text(text)
         if state.is_over:
-            raise IllegalMoveError(f"expion: {text!r} is not legal: the game is over (ply {state.ply})")
+            raise IllegalMoveError.game_over("expion", text, ply=state.ply)
         legal = state.legal_moves()
         if move in legal:
             return legal[legal.index(move)]
-        raise IllegalMoveError(
-            f"expion: {text!r} is not legal at ply {state.ply}: {_why(state, move)}"
-        )
+        raise IllegalMoveError.here("expion", text, state.ply, _why(state, move))
 
     def state_from_json(self, data: Mapping[str, Any]) -> ExpionState:
         """Rebuild a state from ``to_json()``; raises ``ValueError`` on inconsistent data."""
@@ -517,31 +515,64 @@ def _flanked(board: bytearray, mover: Cell, team: int, friendly_expion: Cell) ->
     return captured
 
 
-def _why(state: ExpionState, move: Move) -> str:
+# Why a move is not legal, in the words of each language (``Reason``: key, parameters, words).
+_WHY = {
+    "no_marble": {"en": "no marble on {cell}", "fr": "aucune bille en {cell}"},
+    "not_yours": {
+        "en": "the marble on {cell} is {marble}, not one of yours",
+        "fr": "la bille en {cell} est {marble}, pas une des vôtres",
+    },
+    "leave_camp": {
+        "en": "a marble leaves its camp straight forward, by 1 to 3 cells",
+        "fr": "une bille sort de son camp tout droit, de 1 à 3 cases",
+    },
+    "enter_camp": {"en": "no marble may enter a camp", "fr": "aucune bille ne peut entrer dans un camp"},
+    "one_cell": {
+        "en": "a marble moves one cell, orthogonally",
+        "fr": "une bille avance d'une case, orthogonalement",
+    },
+    "way_blocked": {"en": "the way to {cell} is not free", "fr": "le chemin vers {cell} n'est pas libre"},
+    "push_refused": {
+        "en": "the EX*PION cannot be pushed there (occupied, off the board, special cell or own camp)",
+        "fr": "l'EX*PION ne peut pas être poussé là (case occupée, hors du plateau, case spéciale "
+              "ou camp de votre équipe)",
+    },
+    "backward_to_capture": {
+        "en": "before the first capture a marble moves backward only to capture",
+        "fr": "avant la première prise, une bille ne recule que pour prendre",
+    },
+}
+
+
+def _why(state: ExpionState, move: Move) -> Reason:
     """A short reason why ``move`` is not legal in ``state``, for people."""
     game = state._game
     board = state._board
     player = game.holders[state._camp]
     source, target = move.source, move.target
     code = board[source]
+
+    def said(key: str, **params: str) -> Reason:
+        return Reason(key, params, _WHY[key])
+
     if CAMP_OF_CODE[code] < 0:
-        return f"no marble on {NAMES[source]}"
+        return said("no_marble", cell=NAMES[source])
     if code not in game.codes_of[player]:
-        return f"the marble on {NAMES[source]} is {chr(code)}, not one of yours"
+        return said("not_yours", cell=NAMES[source], marble=chr(code))
     option = next((o for o in OPTIONS[CAMP_OF_CODE[code]][source] if o.target == target), None)
     if option is None:
         if CAMP_AT[source] >= 0:
-            return "a marble leaves its camp straight forward, by 1 to 3 cells"
+            return said("leave_camp")
         if CAMP_AT[target] >= 0:
-            return "no marble may enter a camp"
-        return "a marble moves one cell, orthogonally"
+            return said("enter_camp")
+        return said("one_cell")
     if any(board[c] not in (EMPTY, EXPION) for c in option.path) or (
         len(option.path) > 1 and any(board[c] != EMPTY for c in option.path)
     ):
-        return f"the way to {NAMES[target]} is not free"
+        return said("way_blocked", cell=NAMES[target])
     if board[target] == EXPION:
-        return "the EX*PION cannot be pushed there (occupied, off the board, special cell or own camp)"
-    return "before the first capture a marble moves backward only to capture"
+        return said("push_refused")
+    return said("backward_to_capture")
 
 
 GAME = GameInfo(

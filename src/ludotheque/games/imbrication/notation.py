@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...core.errors import InvalidMoveError
+from ...core.errors import InvalidMoveError, Reason
 from .board import CELL_COUNT, INDEX, NAMES, Cell
 
 _CELL = r"[a-h][1-8]"
@@ -57,11 +57,11 @@ class Move:
         """Parse notation without a position (case and spaces are free); raises
         ``InvalidMoveError``."""
         if not isinstance(text, str):
-            raise InvalidMoveError(f"imbrication: {text!r} is not a move: expected text")
+            raise InvalidMoveError.not_notation("imbrication", text, _said("not_text"))
         cleaned = _SPACES.sub("", text).lower()
         match = _MOVE.fullmatch(cleaned)
         if match is None:
-            raise InvalidMoveError(f"imbrication: {text!r} is not a move: {_reason(cleaned)}")
+            raise InvalidMoveError.not_notation("imbrication", text, _reason(cleaned))
         first, second, chain = match.groups()
         if chain:
             return cls((INDEX[first], *(INDEX[n] for n in chain.split("x")[1:])), True)
@@ -70,11 +70,27 @@ class Move:
         return PLACEMENTS[INDEX[first]]
 
 
-def _reason(text: str) -> str:
+# Why a text is not notation, in the words of each language (``Reason``: key, parameters, words).
+_WORDS = {
+    "not_text": {"en": "expected text", "fr": "il faut du texte"},
+    "unknown_cell": {"en": "unknown cell '{cell}'", "fr": "case inconnue « {cell} »"},
+    "not_notation": {
+        "en": "expected a cell like 'd4', a step or slide like 'd4-d7', captures like 'd4xf6xd8'",
+        "fr": "attendu une case comme « d4 », un pas ou une glissade comme « d4-d7 », des prises "
+              "comme « d4xf6xd8 »",
+    },
+}
+
+
+def _said(key: str, **params: str) -> Reason:
+    return Reason(key, params, _WORDS[key])
+
+
+def _reason(text: str) -> Reason:
     for token in re.findall(r"[a-z]+[0-9]+", text):
         if token not in INDEX:
-            return f"unknown cell {token!r}"
-    return "expected a cell like 'd4', a step or slide like 'd4-d7', captures like 'd4xf6xd8'"
+            return _said("unknown_cell", cell=token)
+    return _said("not_notation")
 
 
 # Placements, steps and slides are interned: most moves are one of them, and the engine then

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
-from ...core.errors import IllegalMoveError
+from ...core.errors import IllegalMoveError, Reason
 from .board import (
     BETWEEN,
     BIT,
@@ -147,7 +147,7 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
         if isinstance(move, str):
             move = self._game.parse_move(self, move)
         elif not self._is_legal(move):
-            raise IllegalMoveError(f"imbrication: {move!r} is not legal at ply {self._ply}")
+            raise IllegalMoveError.here("imbrication", move, self._ply)
         if self._phase == "act":
             return self._after_action(move)
         if self._phase == "opening":
@@ -373,14 +373,12 @@ class ImbricationGame(Game):
             raise TypeError(f"imbrication: not an Imbrication state: {state!r}")
         move = Move.from_text(text)
         if state.is_over:
-            raise IllegalMoveError(f"imbrication: {text!r} is not legal: the game is over")
+            raise IllegalMoveError.game_over("imbrication", text)
         legal = state.legal_moves()
         for candidate in legal:
             if candidate == move:
                 return candidate
-        raise IllegalMoveError(
-            f"imbrication: {text!r} is not legal at ply {state.ply}: {_why(state, move)}"
-        )
+        raise IllegalMoveError.here("imbrication", text, state.ply, _why(state, move))
 
     def state_from_json(self, data: Mapping[str, Any]) -> ImbricationState:
         """Rebuild a state from ``to_json()`` (or a hand-written dict of the same shape);
@@ -644,24 +642,56 @@ def _build_position(
     return _state_from_data(game, data, is_result_checked=False)
 
 
-def _why(state: ImbricationState, move: Move) -> str:
+# Why a move is not legal, in the words of each language (``Reason``: key, parameters, words).
+_WHY = {
+    "place_first": {
+        "en": "place a piece first (a cell like 'd4')",
+        "fr": "posez d'abord un pion (une case comme « d4 »)",
+    },
+    "not_empty": {"en": "{cell} is not empty", "fr": "{cell} n'est pas vide"},
+    "between_enemies": {
+        "en": "{cell} lies between two enemy pieces: no placement there (§4.1)",
+        "fr": "{cell} est entre deux pions adverses : pas de pose là (§4.1)",
+    },
+    "tile_revealed": {
+        "en": "the tile '{tile}' is revealed: move a piece (e.g. 'd4-d5' or 'd4xd6')",
+        "fr": "la tuile « {tile_fr} » est retournée : déplacez un pion (par ex. « d4-d5 » ou « d4xd6 »)",
+    },
+    "not_yours": {"en": "no piece of yours on {cell}", "fr": "aucun de vos pions en {cell}"},
+    "only_placed_piece": {
+        "en": "in rounds 1-3 only the piece just placed on {cell} acts",
+        "fr": "aux manches 1 à 3, seul le pion qui vient d'être posé en {cell} agit",
+    },
+    "tile_forbids": {
+        "en": "the tile '{tile}' ({tile_en}) does not allow this",
+        "fr": "la tuile « {tile_fr} » ne permet pas ce coup",
+    },
+}
+
+
+def _why(state: ImbricationState, move: Move) -> Reason:
     """A short reason why ``move`` is not legal in ``state``, for people."""
+
+    def said(key: str, **params: str) -> Reason:
+        return Reason(key, params, _WHY[key])
+
     name = NAMES[move.source]
     if state.phase != "act":
         if not move.is_placement:
-            return "place a piece first (a cell like 'd4')"
+            return said("place_first")
         if state.owner(move.source) is not None:
-            return f"{name} is not empty"
-        return f"{name} lies between two enemy pieces: no placement there (§4.1)"
-    tile = state.current_tile
+            return said("not_empty", cell=name)
+        return said("between_enemies", cell=name)
+    tile = str(state.current_tile)
+    facts = TILE_TABLE[tile]
     if move.is_placement:
-        return f"the tile {tile!r} is revealed: move a piece (e.g. 'd4-d5' or 'd4xd6')"
+        return said("tile_revealed", tile=tile, tile_fr=facts.fr)
     if state.owner(move.source) != state.to_move:
-        return f"no piece of yours on {name}"
+        return said("not_yours", cell=name)
     if state.round < ANY_PIECE_FROM_ROUND and move.source != state.placed:
         assert state.placed is not None
-        return f"in rounds 1-3 only the piece just placed on {NAMES[state.placed]} acts"
-    return f"the tile {tile!r} ({TILE_TABLE[str(tile)].en}) does not allow this"
+        return said("only_placed_piece", cell=NAMES[state.placed])
+    return said("tile_forbids", tile=tile, tile_en=facts.en, tile_fr=facts.fr)
 
 
 GAME = GameInfo(

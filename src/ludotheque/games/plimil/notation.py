@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from ...core.errors import InvalidMoveError
+from ...core.errors import InvalidMoveError, Reason
 from .board import CCW, CW, INDEX, NAMES, NO_SQUARE, Square
 
 MoveKind = Literal["play", "pass", "stems", "block"]
@@ -76,7 +76,7 @@ class Move:
     def from_text(cls, text: str) -> Move:
         """Parse notation without a position; raises ``InvalidMoveError``."""
         if not isinstance(text, str):
-            raise InvalidMoveError(f"plimil: {text!r} is not a move: expected text")
+            raise InvalidMoveError.not_notation("plimil", text, _said("not_text"))
         cleaned = _SPACES.sub("", text).lower()
         if cleaned == "pass":
             return PASS
@@ -93,13 +93,25 @@ class Move:
         match = _BLOCK.fullmatch(cleaned)
         if match:
             return cls("block", INDEX[match.group(1)], letters=match.group(2).upper())
-        raise InvalidMoveError(
-            f"plimil: {text!r} is not a move: expected a move like 'd2-d4', 'd3-d4xe4', "
-            "'d3-d4@cw', 'pass', 'stems SSSSTTTT' or 'block d1 BNR'"
-        )
+        raise InvalidMoveError.not_notation("plimil", text, _said("not_notation"))
 
 
 PASS = Move("pass")
+
+# Why a text is not notation, in the words of each language (``Reason``: key, parameters, words).
+_WORDS = {
+    "not_text": {"en": "expected text", "fr": "il faut du texte"},
+    "not_notation": {
+        "en": "expected a move like 'd2-d4', 'd3-d4xe4', 'd3-d4@cw', 'pass', 'stems SSSSTTTT' or "
+              "'block d1 BNR'",
+        "fr": "attendu un coup comme « d2-d4 », « d3-d4xe4 », « d3-d4@cw », « pass », "
+              "« stems SSSSTTTT » ou « block d1 BNR »",
+    },
+}
+
+
+def _said(key: str) -> Reason:
+    return Reason(key, {}, _WORDS[key])
 
 
 def masked_text(move: Move) -> str:

@@ -31,7 +31,7 @@ from itertools import combinations
 from typing import Any
 
 from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
-from ...core.errors import IllegalMoveError
+from ...core.errors import IllegalMoveError, Reason
 from .board import (
     BACK_DIAGONALS,
     BALL_LETTERS,
@@ -222,7 +222,7 @@ class PlimilState(StoredState["PlimilGame", Move]):
         if isinstance(move, str):
             move = self._game.parse_move(self, move)
         elif not self._is_legal(move):
-            raise IllegalMoveError(f"plimil: {move!r} is not legal at ply {self._ply}")
+            raise IllegalMoveError.here("plimil", move, self._ply)
         if move.is_setup:
             return self._after_setup(move)
         return self._after_play(move)
@@ -633,11 +633,11 @@ class PlimilGame(Game):
             raise TypeError(f"plimil: not a Plimil state: {state!r}")
         move = Move.from_text(text)
         if state.is_over:
-            raise IllegalMoveError(f"plimil: {text!r} is not legal: the game is over (ply {state.ply})")
+            raise IllegalMoveError.game_over("plimil", text, ply=state.ply)
         legal = state.legal_moves()
         if move in legal:
             return legal[legal.index(move)]
-        raise IllegalMoveError(f"plimil: {text!r} is not legal at ply {state.ply}: {_why(state, move)}")
+        raise IllegalMoveError.here("plimil", text, state.ply, _why(state, move))
 
     def mask_move_text(self, text: str, mover: Player, reader: Player | None) -> str:
         if reader == mover or not self.has_hidden_information:
@@ -762,35 +762,76 @@ def _state_from_json(game: PlimilGame, data: Mapping[str, Any]) -> PlimilState:
     )
 
 
-def _why(state: PlimilState, move: Move) -> str:
+# Why a move is not legal, in the words of each language (``Reason``: key, parameters, words).
+_WHY = {
+    "setup_stems": {
+        "en": "the setup expects 'stems' with {count} letters, half S and half T",
+        "fr": "la préparation attend « stems » avec {count} lettres, moitié S et moitié T",
+    },
+    "setup_block": {
+        "en": "the setup expects the block on {cell} ('block {cell} ...')",
+        "fr": "la préparation attend le bloc en {cell} (« block {cell} ... »)",
+    },
+    "block_balls": {
+        "en": "the window must show your colour, and the balls left must complete every block",
+        "fr": "la fenêtre doit montrer votre couleur, et les billes restantes doivent compléter "
+              "chaque bloc",
+    },
+    "setup_over": {"en": "the setup is over", "fr": "la préparation est terminée"},
+    "pass_only_when_stuck": {
+        "en": "a player passes only when no other move exists",
+        "fr": "on ne passe que si aucun autre coup n'existe",
+    },
+    "off_board": {"en": "{cell} is not a cell of the board", "fr": "{cell} n'est pas une case du plateau"},
+    "no_block": {"en": "no block on {cell}", "fr": "aucun bloc en {cell}"},
+    "opponent_block": {
+        "en": "the block on {cell} shows your opponent's colour",
+        "fr": "le bloc en {cell} montre la couleur adverse",
+    },
+    "not_free": {"en": "{cell} is not free", "fr": "{cell} n'est pas libre"},
+    "no_neutral": {
+        "en": "the board turns only when a neutral block is on it",
+        "fr": "le plateau ne tourne que si un bloc neutre s'y trouve",
+    },
+    "no_such_move": {
+        "en": "no such move from here (see the rules: direction, distance, capture or rotation)",
+        "fr": "pas de tel coup d'ici (voir les règles : direction, distance, prise ou rotation)",
+    },
+}
+
+
+def _why(state: PlimilState, move: Move) -> Reason:
     """A short reason why ``move`` is not legal in ``state``, for people."""
+
+    def said(key: str, **params: str | int) -> Reason:
+        return Reason(key, params, _WHY[key])
+
     if state.in_setup:
         player, step = state._setup_step()
         if step == 0:
-            count = len(PLANTED[state.game.variant][player])
-            return f"the setup expects 'stems' with {count} letters, half S and half T"
+            return said("setup_stems", count=len(PLANTED[state.game.variant][player]))
         cell = NAMES[START_CELLS[player][step - 1]]
         if move.kind != "block" or NAMES[move.origin] != cell:
-            return f"the setup expects the block on {cell} ('block {cell} ...')"
-        return "the window must show your colour, and the balls left must complete every block"
+            return said("setup_block", cell=cell)
+        return said("block_balls")
     if move.is_setup:
-        return "the setup is over"
+        return said("setup_over")
     if move.kind == "pass":
-        return "a player passes only when no other move exists"
+        return said("pass_only_when_stuck")
     for square in (move.origin, move.landing, move.captured):
         if square != NO_SQUARE and not ON_BOARD[square]:
-            return f"{NAMES[square]} is not a cell of the board"
+            return said("off_board", cell=NAMES[square])
     block = state._cells[move.origin]
     if block < 0:
-        return f"no block on {NAMES[move.origin]}"
+        return said("no_block", cell=NAMES[move.origin])
     shown = state._colour[block]
     if shown not in (state._mover, NEUTRAL):
-        return f"the block on {NAMES[move.origin]} shows your opponent's colour"
+        return said("opponent_block", cell=NAMES[move.origin])
     if state._cells[move.landing] >= 0:
-        return f"{NAMES[move.landing]} is not free"
+        return said("not_free", cell=NAMES[move.landing])
     if move.turn and state.counts[NEUTRAL] == 0:
-        return "the board turns only when a neutral block is on it"
-    return "no such move from here (see the rules: direction, distance, capture or rotation)"
+        return said("no_neutral")
+    return said("no_such_move")
 
 
 GAME = GameInfo(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...core.errors import InvalidMoveError
+from ...core.errors import InvalidMoveError, Reason
 from .board import CELL_COUNT, INDEX, NAMES, Cell
 
 RESERVE = -1
@@ -47,16 +47,16 @@ class Move:
     def from_text(cls, text: str) -> Move:
         """Parse notation without a position; raises ``InvalidMoveError``."""
         if not isinstance(text, str):
-            raise InvalidMoveError(f"pylos: {text!r} is not a move: expected text")
+            raise InvalidMoveError.not_notation("pylos", text, _said("not_text"))
         cleaned = text.strip().lower()
         match = _MOVE.fullmatch(cleaned)
         if match is None:
-            raise InvalidMoveError(f"pylos: {text!r} is not a move: {_reason(cleaned)}")
+            raise InvalidMoveError.not_notation("pylos", text, _reason(cleaned))
         first, second, removals = match.groups()
         cells = [first] + ([second] if second else []) + removals.split("x")[1:]
         for name in cells:
             if name not in INDEX:
-                raise InvalidMoveError(f"pylos: {text!r} is not a move: unknown cell {name!r}")
+                raise InvalidMoveError.not_notation("pylos", text, _said("unknown_cell", cell=name))
         if second is None:
             move = PLACEMENTS[INDEX[first]]
         else:
@@ -66,11 +66,26 @@ class Move:
         return move
 
 
-def _reason(text: str) -> str:
+# Why a text is not notation, in the words of each language (``Reason``: key, parameters, words).
+_WORDS = {
+    "not_text": {"en": "expected text", "fr": "il faut du texte"},
+    "unknown_cell": {"en": "unknown cell '{cell}'", "fr": "case inconnue « {cell} »"},
+    "not_notation": {
+        "en": "expected a cell like '1b2', a raise like '1a1-2b2', removals like 'x1c3'",
+        "fr": "attendu une case comme « 1b2 », une montée comme « 1a1-2b2 », des retraits comme « x1c3 »",
+    },
+}
+
+
+def _said(key: str, **params: str | int) -> Reason:
+    return Reason(key, params, _WORDS[key])
+
+
+def _reason(text: str) -> Reason:
     for token in re.findall(r"[1-9][a-z][0-9]", text):
         if token not in INDEX:
-            return f"unknown cell {token!r}"
-    return "expected a cell like '1b2', a raise like '1a1-2b2', removals like 'x1c3'"
+            return _said("unknown_cell", cell=token)
+    return _said("not_notation")
 
 
 # Plain placements and raises are interned: most turns are one of them, and the engine then

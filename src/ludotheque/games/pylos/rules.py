@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
-from ...core.errors import IllegalMoveError
+from ...core.errors import IllegalMoveError, Reason
 from .board import (
     ALL,
     BALLS_PER_PLAYER,
@@ -87,7 +87,7 @@ class PylosState(StoredState["PylosGame", Move]):
         if isinstance(move, str):
             move = self._game.parse_move(self, move)
         elif not self._is_legal(move):
-            raise IllegalMoveError(f"pylos: {move!r} is not legal at ply {self._ply}")
+            raise IllegalMoveError.here("pylos", move, self._ply)
         return self._after(move)
 
     def view(self, player: Player | None = None) -> JSON:
@@ -171,7 +171,7 @@ class PylosGame(Game):
             raise TypeError(f"pylos: not a Pylos state: {state!r}")
         move = Move.from_text(text)
         if state.is_over:
-            raise IllegalMoveError(f"pylos: {text!r} is not legal: the game is over")
+            raise IllegalMoveError.game_over("pylos", text)
         legal = state.legal_moves()
         if move in legal:
             return legal[legal.index(move)]
@@ -180,7 +180,7 @@ class PylosGame(Game):
             swapped = Move(move.target, move.source, move.removals[::-1])
             if swapped in legal:
                 return legal[legal.index(swapped)]
-        raise IllegalMoveError(f"pylos: {text!r} is not legal at ply {state.ply}: {_why(state, move)}")
+        raise IllegalMoveError.here("pylos", text, state.ply, _why(state, move))
 
     def state_from_json(self, data: Mapping[str, Any]) -> PylosState:
         """Rebuild a state from ``to_json()``; raises ``ValueError`` on inconsistent data."""
@@ -251,25 +251,46 @@ def _with_removals(source: int, target: int, own: Mask, occupied: Mask) -> list[
     return variants
 
 
-def _why(state: PylosState, move: Move) -> str:
+# Why a move is not legal, in the words of each language (``Reason``: key, parameters, words).
+_WHY = {
+    "not_your_ball": {"en": "no ball of yours on {cell}", "fr": "aucune de vos billes en {cell}"},
+    "not_free": {"en": "the ball on {cell} is not free", "fr": "la bille en {cell} n'est pas libre"},
+    "supports": {"en": "{source} supports {target}", "fr": "{source} soutient {target}"},
+    "not_available": {"en": "{cell} is not available", "fr": "{cell} n'est pas disponible"},
+    "bad_removals": {
+        "en": "these removals are not possible here (a square or line is needed, and free own balls)",
+        "fr": "ces retraits sont impossibles ici (il faut un carré ou une ligne, et vos propres "
+              "billes libres)",
+    },
+    "removal_needed": {
+        "en": "this turn completes a figure: take back one or two of your free balls (e.g. x1a1)",
+        "fr": "ce coup forme une figure : reprenez une ou deux de vos billes libres (par ex. x1a1)",
+    },
+}
+
+
+def _why(state: PylosState, move: Move) -> Reason:
     """A short reason why ``move`` is not legal in ``state``, for people."""
     occupied = state._balls[0] | state._balls[1]
     mover = state._mover
     open_cells = available(occupied)
     from .board import NAMES
 
+    def said(key: str, **params: str) -> Reason:
+        return Reason(key, params, _WHY[key])
+
     if move.source != RESERVE:
         if not state._balls[mover] & BIT[move.source]:
-            return f"no ball of yours on {NAMES[move.source]}"
+            return said("not_your_ball", cell=NAMES[move.source])
         if covered(occupied) & BIT[move.source]:
-            return f"the ball on {NAMES[move.source]} is not free"
+            return said("not_free", cell=NAMES[move.source])
         if SUPPORTS[move.target] & BIT[move.source]:
-            return f"{NAMES[move.source]} supports {NAMES[move.target]}"
+            return said("supports", source=NAMES[move.source], target=NAMES[move.target])
     if not open_cells & BIT[move.target]:
-        return f"{NAMES[move.target]} is not available"
+        return said("not_available", cell=NAMES[move.target])
     if move.removals:
-        return "these removals are not possible here (a square or line is needed, and free own balls)"
-    return "this turn completes a figure: take back one or two of your free balls (e.g. x1a1)"
+        return said("bad_removals")
+    return said("removal_needed")
 
 
 GAME = GameInfo(
