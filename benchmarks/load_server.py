@@ -28,6 +28,9 @@ from typing import Any
 from ludotheque.bench import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
+# The load client creates every game from one address, far faster than a person: the server it
+# starts lifts the per-client creation limits (a server given by --url needs the same settings).
+UNLIMITED = {"LUDOTHEQUE_CREATE_LIMIT": "none", "LUDOTHEQUE_BOT_GAME_LIMIT": "none"}
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a seat waits before moving")
     parser.add_argument("--db", default=None, help="database URL (default: a new SQLite file, WAL)")
-    parser.add_argument("--url", default=None, help="load a running server instead of starting one")
+    parser.add_argument("--url", default=None, help="load a running server instead of starting one "
+                        "(started with LUDOTHEQUE_CREATE_LIMIT=none)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args(argv)
@@ -216,7 +220,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         with tempfile.TemporaryDirectory() as folder:
             db = arguments.db or f"sqlite:///{Path(folder) / 'load.db'}"
-            with ServerProcess(db) as server:
+            with ServerProcess(db, env=UNLIMITED) as server:
                 figures = run_load(plan_for(server.url))
             figures["database"] = db.split(":", 1)[0]
     if arguments.json:

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from ludotheque.server import create_app
-from ludotheque.server.config import database_url
+from ludotheque.server.config import ServerSettings, database_url
 
 POSTGRES_ENV = "LUDOTHEQUE_TEST_POSTGRES"
 
@@ -44,7 +47,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return fresh_postgres_schema(url)
 
 
+@contextmanager
+def serving(db_url: str, **settings: Any) -> Iterator[TestClient]:
+    """A test client of an app on ``db_url`` with the default settings but ``settings``
+    (whatever ``LUDOTHEQUE_*`` variables the machine has)."""
+    app = create_app(db_url, bot_workers=1, settings=replace(ServerSettings(), **settings))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, bot_workers=1)) as test_client:
+    with serving(db_url) as test_client:
         yield test_client

@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 import ludotheque
 from ludotheque.core.records import Record, replay
+from ludotheque.server.hub import Hub
 
 from .helpers import bearer, create, tokens
 
@@ -211,3 +212,31 @@ def test_pages_are_served(client: TestClient) -> None:
         assert title.replace("*", "") in lobby.text.replace("*", "")
     assert client.get("/play/abc").status_code == 200
     assert client.get("/rules/pylos").status_code == 200
+
+
+def test_french_level_names_are_stored_under_the_english_ones(client: TestClient) -> None:
+    created = create(client, seats=["human", "bot:difficile"])
+    seat = document(client, created["id"])["seats"][1]
+    assert (seat["kind"], seat["level"], seat["name"]) == ("bot", "hard", "bot:hard")
+    answer = client.post("/api/games", json={"game": "pylos", "seats": ["human", "bot:ardu"]})
+    assert answer.status_code == 400 and "'ardu'" in answer.json()["error"]
+
+
+def test_the_openapi_documents_the_create_body(client: TestClient) -> None:
+    operation = client.get("/openapi.json").json()["paths"]["/api/games"]["post"]
+    schema = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert operation["requestBody"]["required"] and schema["required"] == ["game", "seats"]
+    assert {"game", "variant", "players", "seats", "clock", "name"} == set(schema["properties"])
+    assert "invite" in schema["properties"]["seats"]["description"]
+    assert "$ref" not in str(schema)
+    assert client.get("/api/docs").status_code == 200
+
+
+def test_new_seeds_stay_below_two_to_the_53(client: TestClient) -> None:
+    """DESIGN: every JSON reader, a browser's included, keeps a seed in [0, 2^53) exact."""
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    for _ in range(20):
+        created = create(client, seats=["human", "bot:random"])
+        meta, snap = hub.storage.load(created["id"]) or pytest.fail("game not stored")
+        assert 0 <= meta.seed < 2**53 and snap.seats[1].bot_seed is not None
+        assert 0 <= snap.seats[1].bot_seed < 2**53

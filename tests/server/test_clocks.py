@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
+import pytest
 from fastapi.testclient import TestClient
 
 from ludotheque.server.clocks import DAY_MS, Clock, ClockSpec, Instant
 
+from .conftest import serving
 from .helpers import bearer, create, tokens
 
 FISCHER = ClockSpec.from_json({"type": "fischer", "minutes": 1, "increment": 3})
@@ -45,7 +48,41 @@ def test_a_restarted_clock_counts_from_the_stored_wall_time() -> None:
     assert now.mono_of(1_999_990.0) == 40.0
 
 
-def test_the_server_ends_the_game_when_time_runs_out(client: TestClient) -> None:
+@pytest.fixture
+def quick(db_url: str) -> Iterator[TestClient]:
+    """A server that allows clocks of a second (the default refuses less than a minute)."""
+    with serving(db_url, min_clock_minutes=0.0) as test_client:
+        yield test_client
+
+
+def test_clocks_below_the_minimum_are_refused(client: TestClient) -> None:
+    answer = client.post("/api/games", json={"game": "pylos", "seats": ["human", "human"],
+                                             "clock": {"type": "fischer", "minutes": 0.5, "increment": 0}})
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_request"
+    assert "at least 1 minutes" in answer.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+    create(client, clock={"type": "fischer", "minutes": 1, "increment": 0})
+
+
+def test_a_game_waiting_for_a_person_has_no_running_clock(client: TestClient) -> None:
+    """DESIGN: in an invite or open-seat game the clock starts when every seat is taken."""
+    for waiting in ("open", "invite"):
+        created = create(client, seats=["human", waiting], clock={"type": "fischer", "minutes": 5})
+        doc = client.get(f"/api/games/{created['id']}").json()
+        assert doc["status"] == "waiting" and doc["clock"]["running"] is None
+        assert doc["clock"]["remaining_ms"] == [300_000, 300_000]
+        if waiting == "open":
+            taken = client.post(f"/api/games/{created['id']}/seats/1/join", json={})
+        else:
+            taken = client.post(f"/api/games/{created['id']}/seats/1/claim",
+                                json={"invite": created["seats"][1]["invite"]})
+        assert taken.status_code == 200, taken.text
+        doc = client.get(f"/api/games/{created['id']}").json()
+        assert doc["status"] == "playing" and doc["clock"]["running"] == 0
+
+
+def test_the_server_ends_the_game_when_time_runs_out(quick: TestClient) -> None:
+    client = quick
     created = create(client, clock={"type": "fischer", "minutes": 0.02, "increment": 0})
     light, dark = tokens(created)
     game_id = created["id"]
@@ -62,7 +99,8 @@ def test_the_server_ends_the_game_when_time_runs_out(client: TestClient) -> None
     assert answer.status_code == 409
 
 
-def test_a_move_after_the_flag_fell_is_refused(client: TestClient) -> None:
+def test_a_move_after_the_flag_fell_is_refused(quick: TestClient) -> None:
+    client = quick
     created = create(client, clock={"type": "fischer", "minutes": 0.005, "increment": 0})
     time.sleep(0.5)
     answer = client.post(

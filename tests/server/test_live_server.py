@@ -48,7 +48,8 @@ async def socket_session(server: ServerProcess) -> tuple[list[str], dict[str, An
 def test_websocket_moves_and_oversized_messages_on_the_real_server(server: ServerProcess) -> None:
     moves, error, close_code = run_async(socket_session(server))
     assert moves == ["1a1"]
-    assert error == {"type": "error", "status": 413, "error": "the message is over 64 KiB (65536 bytes)"}
+    assert error == {"type": "error", "status": 413, "error": "the message is over 64 KiB (65536 bytes)",
+                     "code": "too_large"}
     assert close_code == 1009  # "message too big", past 1 MiB only
 
 

@@ -11,6 +11,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import text
 
 import ludotheque
+from ludotheque.core.records import Record, replay
 from ludotheque.server.clocks import ClockSpec, Instant
 from ludotheque.server.config import database_url, default_database_url
 from ludotheque.server.sessions import GameMeta, Seat, begin, new_snapshot, play, resign
@@ -75,3 +76,30 @@ def test_default_database_follows_the_environment(monkeypatch: pytest.MonkeyPatc
     assert default_database_url() == "postgresql+psycopg://u:p@h/db"
     assert database_url(None) == "postgresql+psycopg://u:p@h/db"
     assert database_url("sqlite:///elsewhere.db") == "sqlite:///elsewhere.db"
+
+
+def test_a_game_with_a_seed_of_62_bits_still_loads_and_replays(db_url: str) -> None:
+    """Games created before seeds were kept below 2^53 still load, replay and export exactly."""
+    storage = Storage(database_url(db_url))
+    storage.migrate()
+    game = ludotheque.load("imbrication")
+    seed = 2**62 - 12345
+    meta = GameMeta("old-seed", game, seed, "2026-01-01T00:00:00+00:00")
+    seats = (Seat("human", "Ada", token_hash="a"), Seat("bot", "bot:easy", "easy", bot_seed=2**62 - 1))
+    first = begin(new_snapshot(game, seed, seats, None), Instant(0.0, 1_000_000.0))
+    storage.insert(meta, first)
+    moves = []
+    snap = first
+    for _ in range(6):
+        move = str(snap.state.legal_moves()[0])
+        after = play(snap, snap.state.to_move or 0, move, None, Instant(1.0, 1_000_001.0))
+        storage.save(meta.id, snap, after)
+        snap, moves = after, [*moves, move]
+    loaded = storage.load(meta.id)
+    storage.close()
+    assert loaded is not None
+    loaded_meta, loaded_snap = loaded
+    assert loaded_meta.seed == seed and loaded_snap.seats[1].bot_seed == 2**62 - 1
+    assert list(loaded_snap.moves) == moves and loaded_snap.state == snap.state
+    record = Record.start(game, seed).with_moves(moves)
+    assert replay(record)[-1] == snap.state

@@ -17,8 +17,6 @@ from typing import Annotated
 
 import typer
 
-from ..server.config import database_url
-
 
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
@@ -32,12 +30,20 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Serve the lobby, the game pages, the JSON API and the WebSockets until interrupted."""
-    from ..server.run import run_server  # uvicorn and FastAPI load only for this command
+    """Serve the lobby, the game pages, the JSON API and the WebSockets until interrupted.
 
-    url = database_url(db)
+    The database is opened first: a bad URL or an unreachable server ends here, in one line.
+    Limits and timeouts come from LUDOTHEQUE_* variables (docs/API.md, "Limits and settings").
+    """
+    from ..server.run import StartError, prepare, serve_checked  # uvicorn and FastAPI load only here
+
+    try:
+        url, settings = prepare(db)
+    except StartError as error:
+        print(f"ludotheque serve: {error}", file=sys.stderr)
+        raise typer.Exit(1) from None
     print(f"Ludothèque: http://{host}:{port}/  (database: {_without_password(url)})", file=sys.stderr)
-    run_server(host, port, url)
+    serve_checked(host, port, url, settings)
 
 
 def _without_password(url: str) -> str:

@@ -13,6 +13,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
 from typing import Any, Generic, TypeVar
 
 Player = int
@@ -193,6 +195,18 @@ class State(ABC):
     def determinize(self, player: Player | None, rng: random.Random) -> State:
         """A full state consistent with ``view(player)``; unknowns are drawn from ``rng``."""
 
+    def hidden_facts(self, player: Player | None) -> int:
+        """How many facts of this state ``player`` does not know (``None``: a spectator), ``0``
+        when nothing is hidden. A move after which the count falls revealed something to
+        ``player``: the server never takes a move back past one (a takeback would show what a
+        fresh game would not). Not part of DESIGN's contract; only comparisons of it matter.
+
+        >>> from ludotheque import load
+        >>> load("pylos").new_state().hidden_facts(0)
+        0
+        """
+        return 0
+
     def _not_over_error(self) -> ValueError:
         return ValueError(f"{self.game.id}: the game is not over (ply {self.ply})")
 
@@ -269,10 +283,28 @@ class StoredState(State, Generic[GameT, MoveT]):
             raise self._not_over_error()
         return self._result
 
+    def hidden_facts(self, player: Player | None) -> int:
+        # Redaction lives in each game's view module (STYLE.md §4): so does this count, as
+        # ``hidden_facts(state, player)`` beside ``view``; a game without one hides nothing.
+        counter = _hidden_fact_counter(type(self))
+        return 0 if counter is None else counter(self, player)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, StoredState) or type(other) is not type(self):
             return False
         return self.to_json() == other.to_json()
+
+
+@cache
+def _hidden_fact_counter(kind: type[State]) -> Callable[[Any, Player | None], int] | None:
+    """``hidden_facts`` of the view module beside ``kind``'s rules module, if it has one."""
+    package = kind.__module__.rpartition(".")[0]
+    try:
+        module = import_module(f"{package}.view")
+    except ImportError:
+        return None
+    counter: Callable[[Any, Player | None], int] | None = getattr(module, "hidden_facts", None)
+    return counter
 
 
 def base_view(state: State, viewer: Player | None, phase: str) -> JSON:

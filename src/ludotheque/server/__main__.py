@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from .run import run_server
+from .run import StartError, run_server
 
 parser = argparse.ArgumentParser(prog="python -m ludotheque.server")
 parser.add_argument("--host", default="127.0.0.1")
 parser.add_argument("--port", type=int, default=8000)
 parser.add_argument("--db", default=None)
 arguments = parser.parse_args()
-run_server(arguments.host, arguments.port, arguments.db)
+try:
+    run_server(arguments.host, arguments.port, arguments.db)
+except StartError as error:
+    print(f"python -m ludotheque.server: {error}", file=sys.stderr)
+    sys.exit(1)

@@ -3,12 +3,18 @@
 >>> app = create_app("sqlite://")
 >>> app.title
 'Ludothèque'
+>>> redact('GET /api/games/x/ws?token=abc&seat=1 HTTP/1.1')
+'GET /api/games/x/ws?token=…&seat=1 HTTP/1.1'
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
+import logging
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,28 +22,65 @@ from fastapi import FastAPI
 
 from . import pages, routes, sockets
 from .bots import BotPool
-from .config import DB_ENV, database_url
+from .config import DB_ENV, ServerSettings, database_url
 from .errors import install_error_handlers
 from .hub import Hub
 from .storage import Storage
+from .throttle import CreationThrottle
 
 GC_THRESHOLDS = (50_000, 20, 100)
+# uvicorn logs each request's path with its query ("uvicorn.access"), and each WebSocket's
+# ("uvicorn.error"): seat tokens and invite codes travel in queries (?token=, ?invite=).
+LOGGERS_WITH_PATHS = ("uvicorn.access", "uvicorn.error")
+_SECRET_IN_QUERY = re.compile(r"(?i)\b(token|invite)=[^&\s\"']*")
 
 
-def create_app(db: str | None = None, *, bot_workers: int | None = None) -> FastAPI:
-    """The server on database ``db`` (``None``: ``$LUDOTHEQUE_DB`` or SQLite in the data folder).
+def redact(text: str) -> str:
+    """``text`` with the values of ``token=`` and ``invite=`` replaced by an ellipsis."""
+    return _SECRET_IN_QUERY.sub(r"\1=…", text)
 
-    Migrations are applied and every unfinished game resumed when the app starts.
+
+class SecretRedactor(logging.Filter):
+    """Keeps seat tokens and invite codes out of the logs, whatever started the server."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+        return True
+
+
+def install_redactor() -> None:
+    """Add the redactor to uvicorn's loggers (once each; logging configuration keeps filters)."""
+    for name in LOGGERS_WITH_PATHS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(existing, SecretRedactor) for existing in logger.filters):
+            logger.addFilter(SecretRedactor())
+
+
+def create_app(
+    db: str | None = None, *, bot_workers: int | None = None, settings: ServerSettings | None = None
+) -> FastAPI:
+    """The server on database ``db`` (``None``: ``$LUDOTHEQUE_DB`` or SQLite in the data folder),
+    with ``settings`` (``None``: from ``LUDOTHEQUE_*`` variables, see ``config``).
+
+    Migrations are applied, old games expired and unfinished ones resumed when the app starts.
     """
     url = database_url(db)
+    settings = settings or ServerSettings.from_env()
+    install_redactor()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        install_redactor()  # again: a logging configuration made after create_app may have run
         storage = Storage(url)
         await storage.run(storage.migrate)
-        hub = Hub(storage, BotPool(bot_workers))
+        hub = Hub(storage, BotPool(bot_workers), settings)
         app.state.hub = hub
+        app.state.throttle = CreationThrottle(settings.create_limit, settings.bot_game_limit)
         await hub.resume()
+        sweeper = asyncio.get_running_loop().create_task(hub.sweep_forever())
         # Everything loaded so far (the libraries, the resumed games) lives as long as the
         # process: keep it out of the collector's passes, and make full passes rare. Under
         # load each full pass walks every connection's objects and stalls every game (~0.1 s).
@@ -46,6 +89,9 @@ def create_app(db: str | None = None, *, bot_workers: int | None = None) -> Fast
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             await hub.close()
             storage.close()
 
@@ -59,5 +105,6 @@ def create_app(db: str | None = None, *, bot_workers: int | None = None) -> Fast
 
 
 def app_from_env() -> FastAPI:
-    """Factory for ``uvicorn --factory ludotheque.server.app:app_from_env`` (reads ``$LUDOTHEQUE_DB``)."""
+    """Factory for ``uvicorn --factory ludotheque.server.app:app_from_env`` (reads ``$LUDOTHEQUE_DB``
+    and the other ``LUDOTHEQUE_*`` settings)."""
     return create_app(os.environ.get(DB_ENV))

@@ -2,37 +2,50 @@
 event loop. A worker receives the full state (server side) and the bot's seed; the bot itself
 only looks at what its seat may know (``ludotheque.ai``'s contract).
 
+The pool's work is shared fairly between owners (whoever created the games): each owner has a
+queue of moves to think, and the workers take one move from each owner in turn. A hundred hard
+games of one person never make another person's easy bot wait behind all of them.
+
 >>> check_level("nonsense", __import__("ludotheque").load("pylos"))
 Traceback (most recent call last):
 ...
 ludotheque.server.errors.ApiError: unknown bot level 'nonsense' for pylos: ...
+>>> check_level("difficile", __import__("ludotheque").load("pylos"))
+'hard'
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import OrderedDict, deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.contract import Game, State
 from ..core.registry import load
-from .errors import ApiError
+from .errors import ApiError, quoted
 
 
-def check_level(level: str, game: Game) -> None:
-    """Raise ``ApiError`` (400) unless ``level`` names a bot that can play ``game``."""
+def check_level(level: str, game: Game) -> str:
+    """The name games store for ``level`` (DESIGN's English one; French names are accepted);
+    raises ``ApiError`` (400) unless it names a bot that can play ``game``."""
     if not bots_available():
-        raise ApiError(400, "bots are not available in this installation")
+        raise ApiError(400, "bots are not available in this installation", "bad_request")
     from .. import ai
 
     try:
-        ai.bot(level, game, seed=0)
+        name = ai.canonical_level(level)
+        ai.bot(name, game, seed=0)
     except ValueError as error:
-        raise ApiError(400, f"unknown bot level {level!r} for {game.id}: {error}") from None
+        message = f"unknown bot level {quoted(level)} for {game.id}: {error}"
+        raise ApiError(400, message, "bad_request") from None
+    return name
 
 
 def bots_available() -> bool:
@@ -71,14 +84,84 @@ def default_workers() -> int:
     return max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
+@dataclass(frozen=True)
+class _Job:
+    arguments: tuple[Any, ...]
+    answer: asyncio.Future[str]
+
+
 class BotPool:
-    """A process pool started on first use; ``choose`` awaits a bot's move without blocking."""
+    """A process pool started on first use; ``choose`` awaits a bot's move without blocking.
+
+    At most ``workers`` moves are thought at once; the others wait in their owner's queue,
+    and owners are served in turn (round robin), each getting one move per turn.
+    """
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
         self._pool: ProcessPoolExecutor | None = None
+        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._busy = 0
 
-    async def choose(self, state: State, level: str, seed: int) -> str:
+    async def choose(self, state: State, level: str, seed: int, *, owner: str = "") -> str:
+        """The move of bot ``level`` (seed ``seed``) in ``state``, thought when ``owner``'s turn
+        in the queue comes."""
+        game = state.game
+        arguments = (game.id, game.variant, game.players, state.to_json(), level, seed)
+        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._queues.setdefault(owner, deque()).append(_Job(arguments, answer))
+        self._dispatch()
+        return await answer
+
+    def waiting(self) -> int:
+        """Moves queued, not yet given to a worker."""
+        return sum(len(queue) for queue in self._queues.values())
+
+    def _dispatch(self) -> None:
+        while self._busy < self.workers:
+            job = self._next_job()
+            if job is None:
+                return
+            try:
+                future = self._executor().submit(choose_move, *job.arguments)
+            except Exception as error:  # a broken pool: this move fails, the bot task logs it
+                job.answer.set_exception(error)
+                continue
+            self._busy += 1
+            future.add_done_callback(self._finished_in_thread(job))
+
+    def _next_job(self) -> _Job | None:
+        """The first waiting move of the owner whose turn it is; that owner goes to the back."""
+        while self._queues:
+            owner, queue = self._queues.popitem(last=False)
+            job = queue.popleft()
+            if queue:
+                self._queues[owner] = queue
+            if not job.answer.done():  # its game moved on (cancelled): skip it
+                return job
+        return None
+
+    def _finished_in_thread(self, job: _Job) -> Any:
+        loop = job.answer.get_loop()
+
+        def done(future: Future[str]) -> None:
+            with contextlib.suppress(RuntimeError):  # the server's loop has closed meanwhile
+                loop.call_soon_threadsafe(self._settle, job, future)
+
+        return done
+
+    def _settle(self, job: _Job, future: Future[str]) -> None:
+        self._busy -= 1
+        if not job.answer.done():
+            if future.cancelled():
+                job.answer.cancel()
+            elif (error := future.exception()) is not None:
+                job.answer.set_exception(error)
+            else:
+                job.answer.set_result(future.result())
+        self._dispatch()
+
+    def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: forking a process that runs an event loop and threads is unsafe.
             self._pool = ProcessPoolExecutor(
@@ -87,13 +170,13 @@ class BotPool:
                 initializer=_exit_with_parent,
                 initargs=(os.getpid(),),
             )
-        game = state.game
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._pool, choose_move, game.id, game.variant, game.players, state.to_json(), level, seed
-        )
+        return self._pool
 
     def close(self) -> None:
+        for queue in self._queues.values():
+            for job in queue:
+                job.answer.cancel()
+        self._queues.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -9,11 +9,14 @@ the time the server was down included.
 >>> clock = clock.after_move(0, 1, Instant(110.0, 1e9 + 10))
 >>> clock.remaining_ms, clock.running
 ((52000, 60000), 1)
+>>> clock.after_takeback([0], 0, Instant(115.0, 1e9 + 15)).remaining_ms  # 5 s used, no increment
+(50000, 55000)
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -107,6 +110,17 @@ class Clock:
             times[mover] += self.spec.increment_ms
         else:
             times[mover] = self.spec.base_ms
+        return replace(self, remaining_ms=tuple(times)).start(next_seat, now)
+
+    def after_takeback(self, movers: Sequence[Player], next_seat: Player | None, now: Instant) -> Clock:
+        """The moves of ``movers`` were taken back at ``now``: every seat keeps the time it has
+        used (the running seat is charged up to ``now``), and a Fischer clock takes back the
+        increments those moves earned, so that moving and taking back never gains time.
+        Then ``next_seat``'s time runs."""
+        times = list(self.remaining_now(now))
+        if self.spec.kind == "fischer":
+            for mover in movers:
+                times[mover] = max(0, times[mover] - self.spec.increment_ms)
         return replace(self, remaining_ms=tuple(times)).start(next_seat, now)
 
     def stopped(self, now: Instant) -> Clock:

@@ -1,17 +1,24 @@
-"""Where the server keeps its data, and the limits it enforces.
+"""Where the server keeps its data, the limits it enforces, and the settings an operator may change.
 
 The default database is SQLite in the user's data folder (``$XDG_DATA_HOME/ludotheque``), unless
-``$LUDOTHEQUE_DB`` names another; PostgreSQL URLs get the psycopg 3 driver.
+``$LUDOTHEQUE_DB`` names another; PostgreSQL URLs get the psycopg 3 driver. The other settings
+(rate limits, expiry, the shortest clock, extra allowed origins, connection timeouts) come from
+``LUDOTHEQUE_*`` variables, so that every way of starting the server (``ludotheque serve``,
+``python -m ludotheque.server``, ``uvicorn --factory``) reads the same ones.
 
 >>> database_url("sqlite:////tmp/x.db")
 'sqlite:////tmp/x.db'
 >>> database_url("postgres://h/db")
 'postgresql+psycopg://h/db'
+>>> ServerSettings.from_env({"LUDOTHEQUE_CREATE_LIMIT": "none"}).create_limit is None
+True
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 DB_ENV = "LUDOTHEQUE_DB"
@@ -22,7 +29,78 @@ MAX_BODY_BYTES = 64 * 1024
 WS_MAX_BYTES = 1024 * 1024
 # A client that cannot take a document within this delay is dropped rather than slowing a room.
 SEND_TIMEOUT_S = 5.0
+# A close handshake with a client that stopped reading never completes: give up after this.
+CLOSE_TIMEOUT_S = 1.0
+# Documents (and replies) waiting for one WebSocket: a reader this far behind is dropped. A
+# reader that keeps up has at most one or two waiting; a game never waits for any reader.
+OUTBOX_DOCUMENTS = 32
 BOT_LEVELS = ("random", "easy", "medium", "hard")
+# How much input an error message quotes back: enough to recognise it, never a flood.
+QUOTE_CHARS = 40
+DISABLED = ("", "0", "none", "off")
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """What an operator may tune; every field has a sane default.
+
+    Rate limits use the ``limits`` library's notation (``"30/minute;300/hour"``), per client
+    address; ``None`` turns a limit off (``LUDOTHEQUE_CREATE_LIMIT=none``, e.g. for load tests).
+    """
+
+    # Game creation per client, and, stricter, games whose seats are all bots (they cost CPU
+    # without anybody playing).
+    create_limit: str | None = "60/minute;600/hour"
+    bot_game_limit: str | None = "10/minute;60/hour"
+    # A game that waits for a person to join (open or invite seat) is deleted after this long
+    # untouched; a game without a clock that nobody moves in is ended ("abandoned") after this.
+    # Games with a clock end by their flag. Expired games are never loaded again.
+    waiting_days: float = 7.0
+    abandoned_days: float = 30.0
+    # Shortest base time of a Fischer clock: below this a game is decided by network latency.
+    min_clock_minutes: float = 1.0
+    # Origins allowed besides the server's own (a site that embeds the pages), e.g. "https://x.org".
+    allowed_origins: tuple[str, ...] = field(default=())
+    # uvicorn's connection timeouts: idle keep-alive HTTP connections, and WebSocket pings
+    # (a client that does not answer a ping within the timeout is disconnected).
+    keep_alive_s: float = 5.0
+    ws_ping_interval_s: float = 20.0
+    ws_ping_timeout_s: float = 20.0
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ServerSettings:
+        """The settings of ``LUDOTHEQUE_*`` variables (``env``: ``os.environ``); raises
+        ``ValueError`` naming a variable whose value is not a number."""
+        env = os.environ if env is None else env
+        default = cls()
+        return cls(
+            create_limit=_limit(env, "LUDOTHEQUE_CREATE_LIMIT", default.create_limit),
+            bot_game_limit=_limit(env, "LUDOTHEQUE_BOT_GAME_LIMIT", default.bot_game_limit),
+            waiting_days=_number(env, "LUDOTHEQUE_WAITING_DAYS", default.waiting_days),
+            abandoned_days=_number(env, "LUDOTHEQUE_ABANDONED_DAYS", default.abandoned_days),
+            min_clock_minutes=_number(env, "LUDOTHEQUE_MIN_CLOCK_MINUTES", default.min_clock_minutes),
+            allowed_origins=tuple(o for o in env.get("LUDOTHEQUE_ORIGINS", "").split() if o),
+            keep_alive_s=_number(env, "LUDOTHEQUE_KEEP_ALIVE", default.keep_alive_s),
+            ws_ping_interval_s=_number(env, "LUDOTHEQUE_WS_PING_INTERVAL", default.ws_ping_interval_s),
+            ws_ping_timeout_s=_number(env, "LUDOTHEQUE_WS_PING_TIMEOUT", default.ws_ping_timeout_s),
+        )
+
+
+def _limit(env: Mapping[str, str], name: str, default: str | None) -> str | None:
+    value = env.get(name)
+    if value is None:
+        return default
+    return None if value.strip().lower() in DISABLED else value.strip()
+
+
+def _number(env: Mapping[str, str], name: str, default: float) -> float:
+    value = env.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {value[:QUOTE_CHARS]!r}") from None
 
 
 def data_dir() -> Path:

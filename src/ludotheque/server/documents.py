@@ -16,7 +16,7 @@ from typing import Any
 from ..core.contract import Player
 from ..core.records import Record
 from .clocks import Instant
-from .sessions import GameMeta, Snapshot
+from .sessions import GameMeta, Snapshot, can_take_back
 
 
 def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: Instant) -> dict[str, Any]:
@@ -45,19 +45,13 @@ def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: In
         ],
         "clock": snap.clock.to_document(now) if snap.clock else None,
         "draw_offer": sorted(snap.draw_offer),
-        "can_take_back": reader is not None and _can_take_back(snap, reader),
+        "can_take_back": reader is not None and can_take_back(snap, reader),
         "rematch": snap.rematch,
         "rematch_of": meta.rematch_of,
         "created": meta.created,
         "started": snap.started,
         "ended": snap.ended,
     }
-
-
-def _can_take_back(snap: Snapshot, reader: Player) -> bool:
-    others_are_bots = all(s.kind == "bot" for n, s in enumerate(snap.seats) if n != reader)
-    has_moved = reader in snap.movers
-    return snap.status == "playing" and others_are_bots and has_moved and len(snap.seats) > 1
 
 
 def game_record(meta: GameMeta, snap: Snapshot, reader: Player | None) -> dict[str, Any]:

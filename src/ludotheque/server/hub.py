@@ -16,26 +16,44 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..core.contract import Game, Player
 from ..core.registry import load
 from .bots import BotPool
 from .clocks import ClockSpec, Instant
+from .config import ServerSettings
 from .documents import game_document
-from .errors import ApiError
+from .errors import ApiError, quoted
 from .rooms import Room, encode
-from .sessions import GameMeta, Seat, Snapshot, begin, claim, iso, new_snapshot, play, time_out
+from .sessions import (
+    GameMeta,
+    Seat,
+    Snapshot,
+    abandon,
+    begin,
+    claim,
+    iso,
+    new_snapshot,
+    play,
+    time_out,
+)
 from .storage import Storage
 
 log = logging.getLogger("ludotheque.server")
 Operation = Callable[[Snapshot, Instant], Snapshot]
-# Seeds fit a signed 64-bit column (PostgreSQL BIGINT).
-SEED_BITS = 62
+# DESIGN.md: a seed is an integer in [0, 2^53), so that every JSON reader (a browser's
+# included) keeps it exact. Older games may hold larger seeds (62 bits): they still load.
+SEED_BITS = 53
 # Finished games kept in memory (for their late readers); older ones are read again on demand.
 FINISHED_IN_MEMORY = 1000
+# How often old games are expired while the server runs (and once at every start).
+SWEEP_EVERY_S = 3600.0
+DAY_S = 86_400.0
 # The 401 answer to a request that must act for a seat and brings no token (nor seat cookie).
 TOKEN_REQUIRED = "a seat token is required (Authorization: Bearer <token>)"
 
@@ -90,39 +108,80 @@ class GameSession:
     def seat_of(self, token: str | None) -> Player:
         """The seat ``token`` holds; raises ``ApiError`` 401 when missing or foreign."""
         if not token:
-            raise ApiError(401, TOKEN_REQUIRED)
+            raise ApiError(401, TOKEN_REQUIRED, "token_required")
         seat = self.seat_holding(token)
         if seat is None:
-            raise ApiError(401, f"this token holds no seat of game {self.meta.id}")
+            raise ApiError(401, f"this token holds no seat of game {self.meta.id}", "token_invalid")
         return seat
 
 
 @dataclass(frozen=True)
 class SeatRequest:
-    """A seat asked for at creation: ``human``, ``open`` or ``bot:<level>``."""
+    """A seat asked for at creation: ``human``, ``open``, ``invite`` or ``bot:<level>``."""
 
     kind: str
     level: str | None = None
     name: str = ""
 
 
+@dataclass(frozen=True)
+class Created:
+    """What the creator of a game is given once: each human seat's token, each invite seat's code."""
+
+    tokens: dict[Player, str]
+    invites: dict[Player, str]
+
+
 class Hub:
     """Every loaded game session, the storage behind them and the bot pool."""
 
-    def __init__(self, storage: Storage, bots: BotPool) -> None:
+    def __init__(self, storage: Storage, bots: BotPool, settings: ServerSettings | None = None) -> None:
         self.storage = storage
         self.bots = bots
+        self.settings = settings or ServerSettings()
         self._sessions: dict[str, GameSession] = {}
         self._finished: OrderedDict[str, None] = OrderedDict()
         self._loading = asyncio.Lock()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- life cycle -----------------------------------------------------------------------------
     async def resume(self) -> None:
-        """Load every game not over: clocks run on and bots think again."""
-        for game_id in await self.storage.run(self.storage.active_ids):
+        """Delete the games that waited too long for a person, then load the games that need
+        the server to act: a running clock (its flag) or a bot to move, unless abandoned. Every
+        other game loads when first asked for; abandoned ones are ended by :meth:`sweep_forever`
+        in the background, so that a start never waits for old games."""
+        try:
+            await self._delete_waiting()
+        except ApiError:  # a read-only or full database still serves its games
+            log.warning("old games could not be expired: the database refuses writes")
+        recent = time.time() - self.settings.abandoned_days * DAY_S
+        for game_id in await self.storage.run(self.storage.ids_to_resume, recent):
             session = await self.get(game_id)
             self._after_change(session)
+
+    async def expire(self) -> None:
+        """Delete games that waited too long for a person to join; end (``abandoned``) games
+        without a clock that nobody moved in for too long (settings: ``waiting_days``,
+        ``abandoned_days``)."""
+        await self._delete_waiting()
+        abandoned_before = time.time() - self.settings.abandoned_days * DAY_S
+        for game_id in await self.storage.run(self.storage.abandoned_ids, abandoned_before):
+            with contextlib.suppress(ApiError):  # a move came in meanwhile
+                await self.change(await self.get(game_id), abandon)
+
+    async def _delete_waiting(self) -> None:
+        waiting_before = time.time() - self.settings.waiting_days * DAY_S
+        for game_id in await self.storage.run(self.storage.delete_waiting, waiting_before):
+            self._forget(game_id)
+
+    async def sweep_forever(self) -> None:
+        """Run :meth:`expire` now, then every ``SWEEP_EVERY_S`` while the server runs."""
+        while True:
+            try:
+                await self.expire()
+            except Exception:  # the database may be away for a while: try again later
+                log.warning("expiring old games failed", exc_info=True)
+            await asyncio.sleep(SWEEP_EVERY_S)
 
     async def close(self) -> None:
         for session in self._sessions.values():
@@ -145,11 +204,20 @@ class Hub:
             if session is None:
                 stored = await self.storage.run(self.storage.load, game_id)
                 if stored is None:
-                    raise ApiError(404, f"no game {game_id!r}")
+                    raise ApiError(404, f"no game {quoted(game_id)}", "not_found")
                 session = GameSession(*stored)
                 self._sessions[game_id] = session
                 self._forget_old_games(session)
         return session
+
+    def loaded(self) -> set[str]:
+        """The ids of the games in memory now."""
+        return set(self._sessions)
+
+    def _forget(self, game_id: str) -> None:
+        session = self._sessions.pop(game_id, None)
+        if session is not None and session.flag_timer:
+            session.flag_timer.cancel()
 
     async def create(
         self,
@@ -158,31 +226,47 @@ class Hub:
         clock: ClockSpec | None,
         name: str,
         rematch_of: str | None = None,
-    ) -> tuple[GameSession, dict[Player, str]]:
-        """A new game; returns its session and the tokens of its human seats (given out once)."""
-        tokens: dict[Player, str] = {}
+        owner: str = "",
+    ) -> tuple[GameSession, Created]:
+        """A new game; returns its session and what its creator is given once: the tokens of
+        its human seats and the codes of its invite seats."""
+        created = Created({}, {})
         seats = []
         for number, request in enumerate(requests):
             if request.kind == "human":
-                tokens[number] = new_token()
+                created.tokens[number] = new_token()
                 person = name or f"Guest {number + 1}"
-                seats.append(Seat("human", person, token_hash=hash_token(tokens[number])))
+                seats.append(Seat("human", person, token_hash=hash_token(created.tokens[number])))
+            elif request.kind == "invite":
+                created.invites[number] = new_token()
+                seats.append(Seat("invite", "", invite_hash=hash_token(created.invites[number])))
             elif request.kind == "bot":
                 seats.append(Seat("bot", f"bot:{request.level}", request.level, bot_seed=new_seed()))
             else:
                 seats.append(Seat("reserved" if request.kind == "reserved" else "open", request.name))
         seed = new_seed()
         now = Instant.now()
-        meta = GameMeta(secrets.token_urlsafe(9), game, seed, iso(now), rematch_of)
+        meta = GameMeta(secrets.token_urlsafe(9), game, seed, iso(now), rematch_of, owner)
         snap = begin(new_snapshot(game, seed, tuple(seats), clock), now)
         await self.storage.run(self.storage.insert, meta, snap)
         session = GameSession(meta, snap)
         self._sessions[meta.id] = session
         self._after_change(session)
-        return session, tokens
+        return session, created
 
     async def change(self, session: GameSession, operation: Operation) -> Snapshot:
-        """Apply ``operation`` under the game's lock: store, install, broadcast."""
+        """Apply ``operation`` under the game's lock: store, install, broadcast.
+
+        The change runs to its end even when the caller is cancelled (a socket dropped while
+        its move was being stored): what the database holds is always what is installed.
+        """
+        task = asyncio.get_running_loop().create_task(self._change(session, operation))
+        self._tasks.add(task)
+        task.add_done_callback(_settled)
+        task.add_done_callback(self._tasks.discard)
+        return await asyncio.shield(task)
+
+    async def _change(self, session: GameSession, operation: Operation) -> Snapshot:
         async with session.lock:
             old = session.snapshot
             new = operation(old, Instant.now())
@@ -190,14 +274,15 @@ class Hub:
                 return old
             await self.storage.run(self.storage.save, session.meta.id, old, new)
             session.snapshot = new
-            # Broadcast under the lock: documents reach every client in the order of changes.
-            await self.broadcast(session)
+            # Under the lock, so that every reader's outbox gets documents in the order of the
+            # changes; queuing never waits for a reader (rooms.Connection).
+            self.broadcast(session)
         self._after_change(session)
         return new
 
-    async def broadcast(self, session: GameSession) -> None:
+    def broadcast(self, session: GameSession) -> None:
         now = Instant.now()
-        await session.room.broadcast(lambda reader: session.document_text(reader, now))
+        session.room.broadcast(lambda reader: session.document_text(reader, now))
 
     async def rematch(self, session: GameSession, seat: Player) -> tuple[GameSession, Player, str]:
         """The rematch of a finished game, seats turned by one; each person claims their seat
@@ -206,13 +291,13 @@ class Hub:
         async with session.lock:
             snap = session.snapshot
             if snap.status != "over":
-                raise ApiError(409, "a rematch is only possible once the game is over")
-            if snap.rematch is None:
+                raise ApiError(409, "a rematch is only possible once the game is over", "game_not_over")
+            if snap.rematch is None or not await self.storage.run(self.storage.exists, snap.rematch):
                 fresh = await self._create_rematch(session)
                 new_snap = replace(snap, rematch=fresh.meta.id)
                 await self.storage.run(self.storage.save, session.meta.id, snap, new_snap)
                 session.snapshot = new_snap
-                await self.broadcast(session)
+                self.broadcast(session)
         target = await self.get(session.snapshot.rematch or "")
         new_seat = (seat + 1) % session.meta.game.players
         await self.change(target, lambda s, now: claim(s, new_seat, hash_token(token), now))
@@ -229,7 +314,8 @@ class Hub:
             else:
                 requests.append(SeatRequest("reserved", name=previous.name))
         clock = old.clock.spec if old.clock else None
-        fresh, _ = await self.create(session.meta.game, requests, clock, "", session.meta.id)
+        meta = session.meta
+        fresh, _ = await self.create(meta.game, requests, clock, "", meta.id, meta.owner)
         return fresh
 
     # -- what follows a change: the flag timer and the bot's turn --------------------------------
@@ -279,11 +365,11 @@ class Hub:
         bot = snap.seats[seat]
         assert bot.level is not None and bot.bot_seed is not None
         try:
-            text = await self.bots.choose(snap.state, bot.level, bot.bot_seed)
+            text = await self.bots.choose(snap.state, bot.level, bot.bot_seed, owner=session.meta.owner)
 
             def bot_move(current: Snapshot, now: Instant) -> Snapshot:
                 if current is not snap:  # a takeback, resignation or timeout came first
-                    raise ApiError(409, "the position changed while the bot was thinking")
+                    raise ApiError(409, "the position changed while the bot was thinking", "stale_ply")
                 return play(current, seat, text, snap.ply, now)
 
             await self.change(session, bot_move)
@@ -304,9 +390,15 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
 
+def _settled(task: asyncio.Task[Snapshot]) -> None:
+    """Mark a change's outcome as seen: its caller may have been cancelled and gone."""
+    if not task.cancelled():
+        task.exception()
+
+
 def game_of(name: str, variant: str | None, players: int | None) -> Game:
     """The registered game; raises ``ApiError`` 400 for an unknown game, variant or count."""
     try:
         return load(name, variant=variant, players=players)
     except ValueError as error:
-        raise ApiError(400, str(error)) from None
+        raise ApiError(400, str(error), "unknown_game") from None

@@ -19,24 +19,31 @@ database was reset, the game was imported elsewhere) is ignored, not refused: it
 page cannot delete an HttpOnly cookie, and a 401 would lock that browser out of even watching;
 ``GET .../seats/mine`` expires it.
 
+A browser sends cookies to a site's API even when another site's page makes the request: so a
+WebSocket whose ``Origin`` is another site's is refused, and so is a POST from another site that
+would use or set a seat cookie (one without a Bearer token, or one that asks for a cookie). A
+request without ``Origin`` comes from a client that is not a browser, and is served.
+
 >>> cookie_name(2)
 'ludotheque_seat_2'
->>> seats_in_cookies({"ludotheque_seat_1": "t1", "lang": "fr", "ludotheque_seat_x": "t"})
+>>> seats_in_cookies({"ludotheque_seat_1": "t1", "lang": "fr", "ludotheque_seat_²": "t"})
 {1: 't1'}
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypedDict
+from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from ..core.contract import Player
-from .errors import ApiError
+from .errors import ApiError, quoted
 from .hub import TOKEN_REQUIRED, GameSession
+from .schemas import natural_number
 
 COOKIE_PREFIX = "ludotheque_seat_"
 # Browsers keep a cookie at most 400 days; a correspondence game may last that long.
@@ -65,9 +72,11 @@ def seats_in_cookies(cookies: Mapping[str, str]) -> dict[Player, str]:
     """The seat cookies among ``cookies``: seat number -> token."""
     found: dict[Player, str] = {}
     for name, value in cookies.items():
-        number = name.removeprefix(COOKIE_PREFIX)
-        if name.startswith(COOKIE_PREFIX) and number.isdigit() and value:
-            found[int(number)] = value
+        if not name.startswith(COOKIE_PREFIX) or not value:
+            continue
+        number = natural_number(name.removeprefix(COOKIE_PREFIX))
+        if number is not None:
+            found[number] = value
     return found
 
 
@@ -78,7 +87,7 @@ def bearer_token(connection: HTTPConnection) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "the Authorization header must be 'Bearer <seat token>'")
+        raise ApiError(401, "the Authorization header must be 'Bearer <seat token>'", "token_invalid")
     return token.strip()
 
 
@@ -107,9 +116,10 @@ def seat_choice(connection: HTTPConnection) -> Player | None:
     text = connection.query_params.get("seat")
     if text is None:
         return None
-    if not text.isdigit():
-        raise ApiError(400, f"invalid seat {text!r}: expected a seat number")
-    return int(text)
+    number = natural_number(text)
+    if number is None:
+        raise ApiError(400, f"invalid seat {quoted(text)}: expected a seat number", "bad_request")
+    return number
 
 
 def held_seats(session: GameSession, cookies: Mapping[Player, str]) -> list[Player]:
@@ -139,7 +149,7 @@ def acting_seat(session: GameSession, credentials: Credentials) -> Player:
     """The seat a move is played for; 401 without a token or a seat cookie."""
     seat = reading_seat(session, credentials)
     if seat is None:
-        raise ApiError(401, TOKEN_REQUIRED)
+        raise ApiError(401, TOKEN_REQUIRED, "token_required")
     return seat
 
 
@@ -150,17 +160,49 @@ def require_seat(session: GameSession, credentials: Credentials, seat: Player) -
     else:
         held, who = held_seats(session, credentials.cookies), "this browser holds"
         if not held:
-            raise ApiError(401, TOKEN_REQUIRED)
+            raise ApiError(401, TOKEN_REQUIRED, "token_required")
     if seat not in held:
         holds = ", ".join(str(number) for number in held)
-        raise ApiError(403, f"{who} seat {holds}, not seat {seat}")
+        raise ApiError(403, f"{who} seat {holds}, not seat {seat}", "wrong_seat")
     return seat
 
 
 def _chosen(held: list[Player], choice: Player) -> Player:
     if choice not in held:
-        raise ApiError(401, f"this browser holds no token of seat {choice} (open its invite link)")
+        raise ApiError(401, f"this browser holds no token of seat {choice} (open its invite link)",
+                       "token_required")
     return choice
+
+
+def is_same_origin(connection: HTTPConnection, allowed: Sequence[str] = ()) -> bool:
+    """Whether the request's ``Origin`` is this server's (its ``Host``) or an allowed one;
+    true without ``Origin`` (not a browser)."""
+    origin = connection.headers.get("origin")
+    if origin is None or origin in allowed:
+        return True
+    host = connection.headers.get("host", "")
+    return bool(host) and urlsplit(origin).netloc.lower() == host.lower()
+
+
+def check_socket_origin(connection: HTTPConnection, allowed: Sequence[str] = ()) -> None:
+    """Refuse (403 ``origin_refused``) a WebSocket opened by another site's page."""
+    if not is_same_origin(connection, allowed):
+        raise ApiError(403, "this WebSocket was opened by another site's page", "origin_refused")
+
+
+def check_cookie_post(connection: HTTPConnection, allowed: Sequence[str] = ()) -> None:
+    """Refuse (403 ``origin_refused``) a request from another site's page that would use this
+    browser's seat cookies (no Bearer token) or set one (``?cookie=1``, ``POST .../seats/mine``).
+    A Bearer-token request proves itself and may come from anywhere."""
+    if is_same_origin(connection, allowed):
+        return
+    uses_cookies = connection.headers.get("authorization") is None and bool(
+        seats_in_cookies(connection.cookies)
+    )
+    sets_cookie = wants_cookie(connection) or connection.url.path.endswith("/seats/mine")
+    if uses_cookies or sets_cookie:
+        raise ApiError(403, "another site's page may not act with this browser's seat cookies",
+                       "origin_refused")
 
 
 def set_seat_cookie(response: Response, connection: HTTPConnection, game_id: str, seat: Player,

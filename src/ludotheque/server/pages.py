@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 from ..core.registry import games, info
 from .bots import bots_available
 from .config import BOT_LEVELS
-from .errors import ApiError
+from .errors import ApiError, quoted
 
 router = APIRouter()
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -63,12 +63,13 @@ async def catalog() -> dict[str, Any]:
 @router.get("/api/rules/{game_id}")
 async def rules(game_id: str, lang: str = "fr") -> dict[str, str]:
     if lang not in SECTIONS:
-        raise ApiError(400, f"unknown language {lang!r}; expected fr or en")
+        raise ApiError(400, f"unknown language {quoted(lang)}; expected fr or en", "bad_request")
     if game_id not in games():
-        raise ApiError(404, f"unknown game {game_id!r}; known games: {', '.join(games())}")
+        raise ApiError(404, f"unknown game {quoted(game_id)}; known games: {', '.join(games())}",
+                       "unknown_game")
     text = rules_text(game_id)
     if text is None:
-        raise ApiError(404, f"{game_id}: no rules page (RULES.md) is installed")
+        raise ApiError(404, f"{game_id}: no rules page (RULES.md) is installed", "not_found")
     return {"game": game_id, "lang": lang, "html": render(rules_section(text, lang))}
 
 

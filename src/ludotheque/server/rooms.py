@@ -1,7 +1,10 @@
 """The WebSocket connections of one game, and the broadcast of one document per audience.
 
-Each audience (a seat, or the spectators) gets its document built once and encoded once; slow
-clients are dropped after a send timeout instead of holding the others back.
+No reader can slow a game (DESIGN.md): each connection has a bounded outbox drained by its own
+writer task. A broadcast only puts the encoded document into each outbox, at once and in the
+order of the changes (it runs under the game's lock), so it never waits on any client. A reader
+whose outbox is full, or whose send does not complete within the send timeout, is dropped: its
+writer stops and the socket is closed, with a timeout too.
 
 >>> room = Room()
 >>> room.audiences()
@@ -19,44 +22,90 @@ from typing import Any
 from fastapi import WebSocket
 
 from ..core.contract import Player
-from .config import SEND_TIMEOUT_S
+from .config import CLOSE_TIMEOUT_S, OUTBOX_DOCUMENTS, SEND_TIMEOUT_S
 
 Audience = Player | None
+# Close code for a reader dropped for not reading (1008: policy violation).
+TOO_SLOW = 1008
+
+
+class Connection:
+    """One WebSocket's way out: a bounded queue of texts that a task of its own sends."""
+
+    def __init__(self, socket: WebSocket, audience: Audience, *, limit: int = OUTBOX_DOCUMENTS) -> None:
+        self.socket = socket
+        self.audience = audience
+        self._outbox: asyncio.Queue[str] = asyncio.Queue(limit)
+        self._writer: asyncio.Task[None] | None = None
+        self.dropped = False
+
+    def start(self) -> asyncio.Task[None]:
+        """Start sending; the task ends when the connection is dropped or a send fails."""
+        self._writer = asyncio.get_running_loop().create_task(self._drain())
+        return self._writer
+
+    def offer(self, text: str) -> bool:
+        """Queue ``text`` without waiting; a full outbox drops the reader. Whether it was queued."""
+        if self.dropped:
+            return False
+        try:
+            self._outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop()
+            return False
+        return True
+
+    def drop(self) -> None:
+        """Stop sending to this reader (the endpoint then closes the socket)."""
+        self.dropped = True
+        if self._writer is not None:
+            self._writer.cancel()
+
+    async def _drain(self) -> None:
+        try:
+            while True:
+                text = await self._outbox.get()
+                async with asyncio.timeout(SEND_TIMEOUT_S):
+                    await self.socket.send_text(text)
+        except asyncio.CancelledError:
+            pass  # dropped: the endpoint closes the socket
+        except Exception:  # a send that timed out or failed: this reader is gone or too slow
+            pass
+        finally:
+            self.dropped = True
+
+    async def close(self, code: int = TOO_SLOW) -> None:
+        """Close the socket, giving up after ``CLOSE_TIMEOUT_S``: a client that stopped reading
+        never takes the close frame, and nothing waits on it longer."""
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(CLOSE_TIMEOUT_S):
+                await self.socket.close(code=code)
 
 
 class Room:
     """Who watches a game: each connection with the seat it speaks for (``None``: spectator)."""
 
     def __init__(self) -> None:
-        self._members: dict[WebSocket, Audience] = {}
+        self._members: dict[Connection, Audience] = {}
 
-    def add(self, socket: WebSocket, audience: Audience) -> None:
-        self._members[socket] = audience
+    def add(self, connection: Connection) -> None:
+        self._members[connection] = connection.audience
 
-    def remove(self, socket: WebSocket) -> None:
-        self._members.pop(socket, None)
+    def remove(self, connection: Connection) -> None:
+        self._members.pop(connection, None)
 
     def audiences(self) -> set[Audience]:
         return set(self._members.values())
 
-    async def broadcast(self, build: Callable[[Audience], str]) -> None:
-        """Send each connection the encoded document ``build`` makes for its audience."""
+    def broadcast(self, build: Callable[[Audience], str]) -> None:
+        """Queue for each connection the encoded document ``build`` makes for its audience
+        (built once per audience); readers too far behind are dropped. Never waits."""
         if not self._members:
             return
         encoded = {audience: build(audience) for audience in self.audiences()}
-        # One by one: a send only queues bytes on the transport, unless a client stopped
-        # reading; such a client is dropped after the timeout.
-        for socket, audience in list(self._members.items()):
-            await self._send(socket, encoded[audience])
-
-    async def _send(self, socket: WebSocket, text: str) -> None:
-        try:
-            async with asyncio.timeout(SEND_TIMEOUT_S):
-                await socket.send_text(text)
-        except Exception:  # a dead or slow client leaves the room; the game goes on
-            self.remove(socket)
-            with contextlib.suppress(Exception):
-                await socket.close(code=1011)
+        for connection, audience in list(self._members.items()):
+            if not connection.offer(encoded[audience]):
+                self.remove(connection)
 
 
 def encode(document: dict[str, Any]) -> str:

@@ -2,29 +2,31 @@
 and encode. Bodies are read here, capped at 64 KiB and validated, so no request ever gets a 422.
 Who a request speaks for (a Bearer token, or the pages' seat cookies) is read by ``identity``.
 
->>> seat_request("bot:easy")
-SeatRequest(kind='bot', level='easy', name='')
+>>> import ludotheque
+>>> seat_request("bot:difficile", ludotheque.load("pylos"))
+SeatRequest(kind='bot', level='hard', name='')
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
-from ..core.contract import Player
+from ..core.contract import Game, Player
 from ..core.records import Record, replay
 from .bots import check_level
 from .clocks import ClockSpec, Instant
 from .config import MAX_BODY_BYTES
 from .documents import game_document, game_record, lobby_document
-from .errors import ApiError
+from .errors import ApiError, quoted
 from .hub import GameSession, Hub, SeatRequest, game_of, hash_token, new_token
 from .identity import (
     Credentials,
     acting_seat,
     bearer_token,
+    check_cookie_post,
     expire_seat_cookie,
     held_seats,
     reading_seat,
@@ -33,11 +35,20 @@ from .identity import (
     stale_seats,
     wants_cookie,
 )
-from .schemas import CreateGame, EmptyBody, JoinBody, MoveBody, parse_json, validate
-from .sessions import join, offer_draw, play, resign, take_back
-
-router = APIRouter(prefix="/api")
-LOBBY_STATUSES = ("open", "playing", "over")
+from .openapi import request_body
+from .schemas import (
+    ClaimBody,
+    CreateGame,
+    EmptyBody,
+    FischerClock,
+    JoinBody,
+    MoveBody,
+    natural_number,
+    parse_json,
+    validate,
+)
+from .sessions import claim_invite, join, offer_draw, play, resign, take_back
+from .throttle import CreationThrottle, client_address, owner_of
 
 
 def hub_of(request: Request) -> Hub:
@@ -45,29 +56,43 @@ def hub_of(request: Request) -> Hub:
     return hub
 
 
+async def guard_origin(request: Request) -> None:
+    """Every POST: another site's page may not use or set this browser's seat cookies."""
+    if request.method == "POST":
+        check_cookie_post(request, hub_of(request).settings.allowed_origins)
+
+
+router = APIRouter(prefix="/api", dependencies=[Depends(guard_origin)])
+LOBBY_STATUSES = ("open", "playing", "over")
+SEAT_KINDS = ("human", "open", "invite")
+TOO_LARGE = f"the body is over 64 KiB ({MAX_BODY_BYTES} bytes)"
+
+
 async def read_json(request: Request) -> Any:
     """The JSON body (``None`` when empty); 413 over 64 KiB, 400 when not JSON."""
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY_BYTES:
-        raise ApiError(413, f"the body is over 64 KiB ({MAX_BODY_BYTES} bytes)")
+    length = natural_number(request.headers.get("content-length", ""))
+    if length is not None and length > MAX_BODY_BYTES:
+        raise ApiError(413, TOO_LARGE, "too_large")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise ApiError(413, f"the body is over 64 KiB ({MAX_BODY_BYTES} bytes)")
+            raise ApiError(413, TOO_LARGE, "too_large")
         chunks.append(chunk)
     raw = b"".join(chunks)
     return parse_json(raw) if raw.strip() else None
 
 
-def seat_request(text: str) -> SeatRequest:
-    """Read one entry of ``seats``: ``human``, ``open`` or ``bot:<level>``."""
-    if text in ("human", "open"):
+def seat_request(text: str, game: Game) -> SeatRequest:
+    """Read one entry of ``seats``: ``human``, ``open``, ``invite`` or ``bot:<level>`` (French
+    level names too, stored under the English one)."""
+    if text in SEAT_KINDS:
         return SeatRequest(text)
     kind, _, level = text.partition(":")
     if kind == "bot" and level:
-        return SeatRequest("bot", level)
-    raise ApiError(400, f"invalid seat {text!r}: expected 'human', 'open' or 'bot:<level>'")
+        return SeatRequest("bot", check_level(level, game))
+    expected = "expected 'human', 'open', 'invite' or 'bot:<level>'"
+    raise ApiError(400, f"invalid seat {quoted(text)}: {expected}", "bad_request")
 
 
 def page_url(request: Request, game_id: str, query: str = "") -> str:
@@ -75,25 +100,42 @@ def page_url(request: Request, game_id: str, query: str = "") -> str:
     return f"{base}/play/{game_id}{query}"
 
 
-@router.post("/games", status_code=201)
+def clock_of(body: CreateGame, request: Request) -> ClockSpec | None:
+    """The clock asked for; 400 for a Fischer clock shorter than the server's minimum."""
+    if body.clock is None:
+        return None
+    shortest = hub_of(request).settings.min_clock_minutes
+    if isinstance(body.clock, FischerClock) and body.clock.minutes < shortest:
+        raise ApiError(400, f"invalid 'clock.minutes': at least {shortest:g} minutes", "bad_request")
+    return ClockSpec.from_json(body.clock.model_dump())
+
+
+@router.post("/games", status_code=201, openapi_extra=request_body(CreateGame))
 async def create_game(request: Request) -> JSONResponse:
+    """Create a game (DESIGN's body, plus the seat kind ``invite``); the read body is checked
+    by hand, so that a bad one is a 400, never a 422."""
     body = validate(CreateGame, await read_json(request))
     game = game_of(body.game, body.variant, body.players)
     if len(body.seats) != game.players:
-        raise ApiError(400, f"{game.id}: {len(body.seats)} seats given for {game.players} players")
-    requests = [seat_request(text) for text in body.seats]
-    for seat in requests:
-        if seat.level is not None:
-            check_level(seat.level, game)
-    clock = ClockSpec.from_json(body.clock.model_dump()) if body.clock else None
-    session, tokens = await hub_of(request).create(game, requests, clock, body.name or "")
+        count = f"{len(body.seats)} seats given for {game.players} players"
+        raise ApiError(400, f"{game.id}: {count}", "bad_request")
+    requests = [seat_request(text, game) for text in body.seats]
+    clock = clock_of(body, request)
+    throttle: CreationThrottle = request.app.state.throttle
+    throttle.check(client_address(request), all_bots=all(seat.kind == "bot" for seat in requests))
+    session, given = await hub_of(request).create(
+        game, requests, clock, body.name or "", owner=owner_of(request)
+    )
     game_id = session.meta.id
     seats = []
     for number, seat in enumerate(requests):
         entry: dict[str, Any] = {"seat": number, "kind": seat.kind}
-        if number in tokens:
-            entry["token"] = tokens[number]
-            entry["url"] = page_url(request, game_id, f"?token={tokens[number]}")
+        if number in given.tokens:
+            entry["token"] = given.tokens[number]
+            entry["url"] = page_url(request, game_id, f"?token={given.tokens[number]}")
+        elif number in given.invites:
+            entry["invite"] = given.invites[number]
+            entry["url"] = page_url(request, game_id, f"?invite={given.invites[number]}")
         elif seat.kind == "open":
             entry["url"] = page_url(request, game_id, f"?join={number}")
         else:
@@ -101,7 +143,7 @@ async def create_game(request: Request) -> JSONResponse:
         seats.append(entry)
     response = JSONResponse({"id": game_id, "seats": seats}, status_code=201)
     if wants_cookie(request):
-        for number, token in tokens.items():
+        for number, token in given.tokens.items():
             set_seat_cookie(response, request, game_id, number, token)
     return response
 
@@ -109,7 +151,8 @@ async def create_game(request: Request) -> JSONResponse:
 @router.get("/games")
 async def list_games(request: Request, status: str | None = None) -> dict[str, Any]:
     if status is not None and status not in LOBBY_STATUSES:
-        raise ApiError(400, f"unknown status {status!r}; expected one of {', '.join(LOBBY_STATUSES)}")
+        raise ApiError(400, f"unknown status {quoted(status)}; expected one of {', '.join(LOBBY_STATUSES)}",
+                       "bad_request")
     storage = hub_of(request).storage
     return lobby_document(await storage.run(storage.lobby, status))
 
@@ -136,11 +179,12 @@ async def read_replay(request: Request, game_id: str, ply: str) -> dict[str, Any
     session = await hub_of(request).get(game_id)
     snap = session.snapshot
     if snap.status != "over":
-        raise ApiError(409, "a game is replayed move by move only once it is over")
-    if not ply.isdigit() or int(ply) > len(snap.moves):
-        raise ApiError(404, f"no position after {ply!r} moves: the game has {len(snap.moves)} moves")
+        raise ApiError(409, "a game is replayed move by move only once it is over", "game_not_over")
+    number = natural_number(ply)
+    if number is None or number > len(snap.moves):
+        raise ApiError(404, f"no position after {quoted(ply)} moves: the game has {len(snap.moves)} moves",
+                       "not_found")
     states = replay(Record.from_json(game_record(session.meta, snap, None)))
-    number = int(ply)
     return {"id": game_id, "ply": number, "move": snap.moves[number - 1] if number else None,
             "view": states[number].view(None)}
 
@@ -151,7 +195,7 @@ async def post_move(request: Request, game_id: str) -> Response:
     session = await hub_of(request).get(game_id)
     seat = acting_seat(session, Credentials.of(request))
     if data is None:
-        raise ApiError(400, 'a JSON body {"move": "<notation>"} is required')
+        raise ApiError(400, 'a JSON body {"move": "<notation>"} is required', "bad_request")
     body = validate(MoveBody, data)
     await hub_of(request).change(session, lambda s, now: play(s, seat, body.move, body.ply, now))
     return document_response(session, seat)
@@ -191,6 +235,25 @@ async def join_seat(request: Request, game_id: str, seat: int) -> JSONResponse:
     token = new_token()
     name = body.name or f"Guest {seat + 1}"
     await hub_of(request).change(session, lambda s, now: join(s, seat, name, hash_token(token), now))
+    return seat_answer(request, game_id, seat, token)
+
+
+@router.post("/games/{game_id}/seats/{seat}/claim")
+async def claim_invite_seat(request: Request, game_id: str, seat: int) -> JSONResponse:
+    """Take an invite seat with its code ``{"invite": "<code>"}``: answered like a join, once."""
+    body = validate(ClaimBody, await read_json(request) or {})
+    session = await _session_with_seat(request, game_id, seat)
+    token = new_token()
+    name = body.name or f"Guest {seat + 1}"
+    invite_hash, token_hash = hash_token(body.invite), hash_token(token)
+    await hub_of(request).change(
+        session, lambda s, now: claim_invite(s, seat, invite_hash, name, token_hash, now)
+    )
+    return seat_answer(request, game_id, seat, token)
+
+
+def seat_answer(request: Request, game_id: str, seat: Player, token: str) -> JSONResponse:
+    """The answer to a join or a claim: the seat's token, once; a cookie too when asked."""
     response = JSONResponse(
         {"id": game_id, "seat": seat, "token": token, "url": page_url(request, game_id, f"?token={token}")}
     )
@@ -237,7 +300,7 @@ async def rematch_seat(request: Request, game_id: str, seat: int) -> JSONRespons
 async def _session_with_seat(request: Request, game_id: str, seat: int) -> GameSession:
     session = await hub_of(request).get(game_id)
     if not 0 <= seat < session.meta.game.players:
-        raise ApiError(404, f"game {game_id} has no seat {seat}")
+        raise ApiError(404, f"game {game_id} has no seat {seat}", "not_found")
     return session
 
 

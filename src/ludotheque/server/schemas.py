@@ -8,18 +8,28 @@ MoveMessage(type='move', move='1a1', ply=None)
 Traceback (most recent call last):
 ...
 ludotheque.server.errors.ApiError: unknown message type 'dance' (expected move, resign, draw, takeback, ping)
+>>> parse_json("[" * 30_000)
+Traceback (most recent call last):
+...
+ludotheque.server.errors.ApiError: the body is not JSON the server reads: nested too deeply
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from .errors import ApiError, first_problem
+from .errors import ApiError, first_problem, quoted
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
+# A number as a client writes it in a path or query: ASCII digits only (``"²".isdigit()`` is
+# true, and ``int("²")`` fails), at most nine of them.
+_NATURAL = re.compile(r"[0-9]{1,9}")
+SEATS_HELP = "one entry per player: 'human' (the creator's), 'open' (anyone may join), " \
+    "'invite' (whoever brings the invite code) or 'bot:<level>' (random, easy, medium, hard)"
 
 
 class _Strict(BaseModel):
@@ -41,15 +51,20 @@ ClockBody = Annotated[FischerClock | CorrespondenceClock, Field(discriminator="t
 
 
 class CreateGame(_Strict):
-    game: str
-    variant: str | None = None
-    players: int | None = None
-    seats: Annotated[list[str], Field(min_length=1, max_length=8)]
+    game: Annotated[str, Field(description="pylos, imbrication, expion or plimil", max_length=40)]
+    variant: Annotated[str | None, Field(description="default when left out", max_length=40)] = None
+    players: Annotated[int | None, Field(description="default when left out")] = None
+    seats: Annotated[list[str], Field(min_length=1, max_length=8, description=SEATS_HELP)]
     clock: ClockBody | None = None
-    name: Name | None = None
+    name: Annotated[Name | None, Field(description="the creator's name on human seats")] = None
 
 
 class JoinBody(_Strict):
+    name: Name | None = None
+
+
+class ClaimBody(_Strict):
+    invite: Annotated[str, Field(min_length=1, max_length=100)]
     name: Name | None = None
 
 
@@ -95,11 +110,26 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 def parse_json(raw: bytes | str) -> Any:
-    """Decode JSON text; raises ``ApiError`` (400) when it is not JSON."""
+    """Decode JSON text; raises ``ApiError`` (400 ``bad_json``) when it is not JSON, or JSON that
+    Python refuses to read (an integer over 4,300 digits, nesting deeper than the recursion limit)."""
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ApiError(400, f"the body is not JSON: {error}") from None
+        raise ApiError(400, f"the body is not JSON: {error}", "bad_json") from None
+    except RecursionError:
+        raise ApiError(400, "the body is not JSON the server reads: nested too deeply", "bad_json") from None
+    except ValueError as error:  # int() refuses over 4,300 digits (CVE-2020-10735)
+        reason = str(error).split(";")[0]
+        raise ApiError(400, f"the body is not JSON the server reads: {reason}", "bad_json") from None
+
+
+def natural_number(text: str) -> int | None:
+    """``text`` as a number written in ASCII digits, ``None`` otherwise.
+
+    >>> natural_number("12"), natural_number("²"), natural_number("-1")
+    (12, None, None)
+    """
+    return int(text) if _NATURAL.fullmatch(text) else None
 
 
 def validate(model: type[Model], data: Any) -> Model:
@@ -107,20 +137,23 @@ def validate(model: type[Model], data: Any) -> Model:
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        raise ApiError(400, describe(error)) from None
+        raise ApiError(400, describe(error), "bad_request") from None
 
 
 def parse_ws_message(raw: str) -> WsMessage:
     """A WebSocket message; raises ``ApiError`` (400) for anything but a known typed message."""
     data = parse_json(raw)
     if not isinstance(data, dict):
-        raise ApiError(400, "a message must be a JSON object with a 'type'")
-    if data.get("type") not in _WS_TYPES:
-        raise ApiError(400, f"unknown message type {data.get('type')!r} (expected {', '.join(_WS_TYPES)})")
+        raise ApiError(400, "a message must be a JSON object with a 'type'", "bad_request")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _WS_TYPES:
+        raise ApiError(
+            400, f"unknown message type {quoted(kind)} (expected {', '.join(_WS_TYPES)})", "bad_request"
+        )
     try:
         return _ws_adapter.validate_python(data)
     except ValidationError as error:
-        raise ApiError(400, describe(error)) from None
+        raise ApiError(400, describe(error), "bad_request") from None
 
 
 def describe(error: ValidationError) -> str:

@@ -16,6 +16,7 @@ transaction, then installs and broadcasts it.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Literal
@@ -25,20 +26,23 @@ from ..core.errors import IllegalMoveError, InvalidMoveError
 from .clocks import Clock, ClockSpec, Instant
 from .errors import ApiError
 
-SeatKind = Literal["human", "open", "bot", "reserved"]
+SeatKind = Literal["human", "open", "invite", "bot", "reserved"]
 Status = Literal["waiting", "playing", "over"]
 
 
 @dataclass(frozen=True)
 class Seat:
-    """Who holds a seat: a person (by token), an open place, a bot, or a rematch place kept for a
-    person of the previous game. Only the hash of a token is kept."""
+    """Who holds a seat: a person (by token), an open place, a place kept for the person who
+    brings the invite code, a bot, or a rematch place kept for a person of the previous game.
+    Only hashes of tokens and invite codes are kept; an invite seat keeps its code's hash once
+    claimed, so that a second claim is told the invite was used."""
 
     kind: SeatKind
     name: str
     level: str | None = None
     token_hash: str | None = None
     bot_seed: int | None = None
+    invite_hash: str | None = None
 
     @property
     def is_filled(self) -> bool:
@@ -54,6 +58,8 @@ class GameMeta:
     seed: int
     created: str
     rematch_of: str | None = None
+    # Whose game it is for the bots' fair queue: a digest of the creator's address.
+    owner: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,9 @@ class Snapshot:
     status: Status
     result: Result | None
     clock: Clock | None
+    # How many facts each seat does not know, at the start and after each move
+    # (``State.hidden_facts``): a drop is a reveal, which a takeback may not undo.
+    hidden: tuple[tuple[int, ...], ...]
     draw_offer: frozenset[Player] = frozenset()
     rematch: str | None = None
     started: str | None = None
@@ -99,7 +108,12 @@ def new_snapshot(game: Game, seed: int, seats: tuple[Seat, ...], clock: ClockSpe
     """A game not started yet; it starts as soon as every seat is filled (see :func:`begin`)."""
     fresh = Clock.fresh(clock, game.players) if clock else None
     start = game.new_state(seed)
-    return Snapshot(seats, start, start, (), (), "waiting", None, fresh)
+    return Snapshot(seats, start, start, (), (), "waiting", None, fresh, (hidden_facts(start),))
+
+
+def hidden_facts(state: State) -> tuple[int, ...]:
+    """How many facts each seat of ``state``'s game does not know there."""
+    return tuple(state.hidden_facts(seat) for seat in range(state.game.players))
 
 
 def iso(now: Instant) -> str:
@@ -127,28 +141,29 @@ def forfeit(game: Game, loser: Player, reason: str) -> Result:
 
 def _require_playing(snap: Snapshot) -> None:
     if snap.status == "waiting":
-        raise ApiError(409, "the game has not started: a seat is still open")
+        raise ApiError(409, "the game has not started: a seat is still open", "not_started")
     if snap.status == "over":
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, "the game is over", "game_over")
 
 
 def play(snap: Snapshot, seat: Player, text: str, ply: int | None, now: Instant) -> Snapshot:
     """``seat`` plays ``text``; ``ply`` (when given) must be the number of moves played."""
     _require_playing(snap)
     if ply is not None and ply != snap.ply:
-        raise ApiError(409, f"stale ply {ply}: {snap.ply} moves have been played; read the game again")
+        raise ApiError(409, f"stale ply {ply}: {snap.ply} moves have been played; read the game again",
+                       "stale_ply")
     mover = snap.state.to_move
     if mover != seat:
-        raise ApiError(409, f"not your turn: seat {mover} is to move, not seat {seat}")
+        raise ApiError(409, f"not your turn: seat {mover} is to move, not seat {seat}", "not_your_turn")
     if snap.clock and snap.clock.has_flag_fallen(now):
-        raise ApiError(409, f"seat {seat} has no time left")
+        raise ApiError(409, f"seat {seat} has no time left", "game_over")
     try:
         move = snap.state.game.parse_move(snap.state, text)
         after = snap.state.play(move)
     except InvalidMoveError as error:
-        raise ApiError(400, str(error)) from None
+        raise ApiError(400, str(error), "not_notation") from None
     except IllegalMoveError as error:
-        raise ApiError(409, str(error)) from None
+        raise ApiError(409, str(error), "illegal_move") from None
     clock = snap.clock.after_move(seat, after.to_move, now) if snap.clock else None
     moved = replace(
         snap,
@@ -156,6 +171,7 @@ def play(snap: Snapshot, seat: Player, text: str, ply: int | None, now: Instant)
         moves=(*snap.moves, str(move)),
         movers=(*snap.movers, seat),
         clock=clock,
+        hidden=(*snap.hidden, hidden_facts(after)),
         draw_offer=frozenset(),  # a move declines any pending draw offer
     )
     return finish(moved, after.result(), now) if after.is_over else moved
@@ -169,19 +185,28 @@ def resign(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
 def time_out(snap: Snapshot, now: Instant) -> Snapshot:
     """End the game when the running seat's time is up; raises ``ApiError`` otherwise."""
     if snap.status != "playing" or snap.clock is None or not snap.clock.has_flag_fallen(now):
-        raise ApiError(409, "no clock has run out")
+        raise ApiError(409, "no clock has run out", "game_over")
     loser = snap.clock.running
     assert loser is not None
     return finish(snap, forfeit(snap.state.game, loser, "time"), now)
+
+
+def abandon(snap: Snapshot, now: Instant) -> Snapshot:
+    """End a game nobody has moved in for too long: the seat to move loses, as if its time had run
+    out (games with a clock end that way by themselves)."""
+    loser = snap.seat_to_move()
+    if loser is None:
+        raise ApiError(409, "the game is not being played", "game_over")
+    return finish(snap, forfeit(snap.state.game, loser, "abandoned"), now)
 
 
 def offer_draw(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
     """Offer a draw, or accept the pending offer: drawn once every seat agrees."""
     _require_playing(snap)
     if snap.has_bot:
-        raise ApiError(409, "bots do not accept draws")
+        raise ApiError(409, "bots do not accept draws", "draw_refused")
     if seat in snap.draw_offer:
-        raise ApiError(409, f"seat {seat} has already offered a draw")
+        raise ApiError(409, f"seat {seat} has already offered a draw", "draw_refused")
     agreed = snap.draw_offer | {seat}
     if len(agreed) == len(snap.seats):
         players = len(snap.seats)
@@ -189,24 +214,65 @@ def offer_draw(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
     return replace(snap, draw_offer=agreed)
 
 
-def take_back(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
-    """Undo ``seat``'s last move and every bot reply after it (games against bots only)."""
+def takeback_point(snap: Snapshot, seat: Player) -> int:
+    """How many moves remain after ``seat``'s takeback: its last move and every bot reply after
+    it go. Raises ``ApiError`` (409 ``takeback_refused``) when there is none to take.
+
+    A takeback never goes back past a move that showed ``seat`` something it did not know (a
+    tile turned, a stem uncovered): playing on from before it would use what a fresh game would
+    not have shown. Such a takeback is refused rather than shortened, so that it always undoes
+    exactly the seat's own last move or nothing.
+    """
     _require_playing(snap)
     others = [s for n, s in enumerate(snap.seats) if n != seat]
     if not others or any(s.kind != "bot" for s in others):
-        raise ApiError(409, "takebacks are only for games against bots")
+        raise ApiError(409, "takebacks are only for games against bots", "takeback_refused")
     own_plies = [ply for ply, mover in enumerate(snap.movers) if mover == seat]
     if not own_plies:
-        raise ApiError(409, f"seat {seat} has no move to take back")
+        raise ApiError(409, f"seat {seat} has no move to take back", "takeback_refused")
     keep = own_plies[-1]
+    reveal = last_reveal(snap, seat)
+    if reveal is not None and reveal >= keep:
+        raise ApiError(
+            409,
+            f"move {reveal + 1} showed seat {seat} hidden information: a takeback cannot go back before it",
+            "takeback_refused",
+        )
+    return keep
+
+
+def last_reveal(snap: Snapshot, seat: Player) -> int | None:
+    """The index of the last move after which ``seat`` knew more than before, ``None`` if none."""
+    for ply in range(len(snap.hidden) - 1, 0, -1):
+        if snap.hidden[ply][seat] < snap.hidden[ply - 1][seat]:
+            return ply - 1
+    return None
+
+
+def can_take_back(snap: Snapshot, seat: Player) -> bool:
+    try:
+        takeback_point(snap, seat)
+    except ApiError:
+        return False
+    return True
+
+
+def take_back(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
+    """Undo ``seat``'s last move and every bot reply after it (games against bots only).
+
+    The clocks keep the time already used: the seat to move resumes with what it has now, less
+    the increments of the moves taken back (see :meth:`Clock.after_takeback`).
+    """
+    keep = takeback_point(snap, seat)
     state = snap.states()[keep]
-    clock = snap.clock.start(state.to_move, now) if snap.clock else None
+    clock = snap.clock.after_takeback(snap.movers[keep:], state.to_move, now) if snap.clock else None
     return replace(
         snap,
         state=state,
         moves=snap.moves[:keep],
         movers=snap.movers[:keep],
         clock=clock,
+        hidden=snap.hidden[: keep + 1],
         draw_offer=frozenset(),
     )
 
@@ -214,15 +280,27 @@ def take_back(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
 def join(snap: Snapshot, seat: Player, name: str, token_hash: str, now: Instant) -> Snapshot:
     """A guest takes the open ``seat``; the game starts once every seat is filled."""
     if snap.seats[seat].kind != "open":
-        raise ApiError(409, f"seat {seat} is not open")
+        raise ApiError(409, f"seat {seat} is not open", "seat_taken")
     return begin(_with_seat(snap, seat, Seat("human", name, token_hash=token_hash)), now)
+
+
+def claim_invite(snap: Snapshot, seat: Player, invite_hash: str, name: str, token_hash: str,
+                 now: Instant) -> Snapshot:
+    """The person with the invite code takes the invite ``seat`` (once); the game starts once
+    every seat is filled. 403 ``invite_invalid`` for a wrong code, 409 ``invite_claimed`` after."""
+    kept = snap.seats[seat]
+    if kept.invite_hash is None or not hmac.compare_digest(kept.invite_hash, invite_hash):
+        raise ApiError(403, f"this is not the invite code of seat {seat}", "invite_invalid")
+    if kept.kind != "invite":
+        raise ApiError(409, f"the invite of seat {seat} has already been claimed", "invite_claimed")
+    return begin(_with_seat(snap, seat, replace(kept, kind="human", name=name, token_hash=token_hash)), now)
 
 
 def claim(snap: Snapshot, seat: Player, token_hash: str, now: Instant) -> Snapshot:
     """A player of the previous game takes the rematch seat kept for them."""
     kept = snap.seats[seat]
     if kept.kind != "reserved":
-        raise ApiError(409, f"the rematch seat {seat} has already been taken")
+        raise ApiError(409, f"the rematch seat {seat} has already been taken", "seat_taken")
     return begin(_with_seat(snap, seat, replace(kept, kind="human", token_hash=token_hash)), now)
 
 

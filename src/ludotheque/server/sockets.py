@@ -2,25 +2,33 @@
 for the connection's seat (or a spectator); typed inbound messages act for that seat. Without
 ``?token=`` the pages' seat cookies name the seat (``?seat=<n>`` picks one; see ``identity``).
 
-A message over 64 KiB gets an error (413) and changes nothing; the connection stays open.
-The transport (``run.py``) reads messages up to ``WS_MAX_BYTES`` so that the app sees such a
-message and can answer it; only beyond that does uvicorn close the socket itself (1009).
+Bad input of any shape (not JSON, JSON Python will not read, a binary frame, a message over
+64 KiB) gets an error message and changes nothing; the connection stays open. The transport
+(``run.py``) reads messages up to ``WS_MAX_BYTES`` so that the app sees such a message and can
+answer it; only beyond that does uvicorn close the socket itself (1009).
 
->>> error_message(ApiError(409, "the game is over"))
-'{"type":"error","status":409,"error":"the game is over"}'
+Everything sent goes through the connection's outbox (``rooms.Connection``): a client that
+stops reading, with or without sending, fills only its own outbox and is dropped.
+
+>>> error_message(ApiError(409, "the game is over", "game_over"))
+'{"type":"error","status":409,"error":"the game is over","code":"game_over"}'
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+import asyncio
+import contextlib
+import logging
+
+from fastapi import APIRouter, WebSocket
 
 from ..core.contract import Player
 from .clocks import Instant
-from .config import MAX_BODY_BYTES
+from .config import CLOSE_TIMEOUT_S, MAX_BODY_BYTES, SEND_TIMEOUT_S
 from .errors import ApiError
 from .hub import GameSession, Hub, Operation
-from .identity import Credentials, reading_seat
-from .rooms import encode
+from .identity import Credentials, check_socket_origin, reading_seat
+from .rooms import Connection, encode
 from .schemas import (
     DrawMessage,
     MoveMessage,
@@ -32,13 +40,14 @@ from .schemas import (
 )
 from .sessions import Snapshot, offer_draw, play, resign, take_back
 
+log = logging.getLogger("ludotheque.server")
 router = APIRouter()
 # Close codes in the 4000 range mirror the HTTP statuses (4404: no such game, 4401: bad token).
 CLOSE_BASE = 4000
 
 
 def error_message(error: ApiError) -> str:
-    return encode({"type": "error", "status": error.status, "error": error.message})
+    return encode({"type": "error", "status": error.status, "error": error.message, "code": error.code})
 
 
 @router.websocket("/api/games/{game_id}/ws")
@@ -46,38 +55,71 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
     await socket.accept()
     hub: Hub = socket.app.state.hub
     try:
+        check_socket_origin(socket, hub.settings.allowed_origins)
         session = await hub.get(game_id)
         reader = reading_seat(session, Credentials.of(socket, token or None))
     except ApiError as error:
-        await socket.send_text(error_message(error))
-        await socket.close(code=CLOSE_BASE + error.status)
+        await _refuse(socket, error)
         return
+    connection = Connection(socket, reader)
     async with session.lock:  # so that no broadcast overtakes the first document
-        await socket.send_text(session.document_text(reader, Instant.now()))
-        session.room.add(socket, reader)
+        connection.offer(session.document_text(reader, Instant.now()))
+        session.room.add(connection)
+    writer = connection.start()
+    listener = asyncio.get_running_loop().create_task(_listen(connection, hub, session, reader))
     try:
-        await _listen(socket, hub, session, reader)
-    except WebSocketDisconnect:
-        pass
+        await asyncio.wait({writer, listener}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        session.room.remove(socket)
+        session.room.remove(connection)
+        gone = listener.done()  # the client left (or its listener failed)
+        listener.cancel()
+        connection.drop()
+        # wait, not gather: a cancellation of this task must stay its own (gather would raise
+        # a child's, which frameworks that cancel the endpoint do not recognise).
+        await asyncio.wait({writer, listener})
+        if not listener.cancelled() and (failure := listener.exception()) is not None:
+            log.error("WebSocket of game %s failed", game_id, exc_info=failure)
+    if not gone:  # dropped for not reading: say so if the client still takes frames
+        await connection.close()
 
 
-async def _listen(socket: WebSocket, hub: Hub, session: GameSession, reader: Player | None) -> None:
-    while True:
-        raw = await socket.receive_text()
-        try:
-            if len(raw.encode()) > MAX_BODY_BYTES:
-                raise ApiError(413, f"the message is over 64 KiB ({MAX_BODY_BYTES} bytes)")
-            message = parse_ws_message(raw)
-            if isinstance(message, PingMessage):
-                await socket.send_text(encode({"type": "pong"}))
-                continue
-            if reader is None:
-                raise ApiError(403, "spectators cannot act: connect with a seat token")
-            await hub.change(session, _operation(message, reader))
-        except ApiError as error:
+async def _refuse(socket: WebSocket, error: ApiError) -> None:
+    """Answer a connection that cannot be served, then close it; neither waits for long."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(SEND_TIMEOUT_S):
             await socket.send_text(error_message(error))
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(CLOSE_TIMEOUT_S):
+            await socket.close(code=CLOSE_BASE + error.status)
+
+
+async def _listen(connection: Connection, hub: Hub, session: GameSession, reader: Player | None) -> None:
+    """Read messages until the client leaves; each gets its answer through the outbox."""
+    socket = connection.socket
+    while True:
+        message = await socket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        try:
+            await _answer(connection, hub, session, reader, message.get("text"))
+        except ApiError as error:
+            connection.offer(error_message(error))
+
+
+async def _answer(
+    connection: Connection, hub: Hub, session: GameSession, reader: Player | None, raw: str | None
+) -> None:
+    if raw is None:
+        raise ApiError(400, "binary messages are not read: send JSON text", "bad_request")
+    if len(raw) > MAX_BODY_BYTES or len(raw.encode()) > MAX_BODY_BYTES:
+        raise ApiError(413, f"the message is over 64 KiB ({MAX_BODY_BYTES} bytes)", "too_large")
+    message = parse_ws_message(raw)
+    if isinstance(message, PingMessage):
+        connection.offer(encode({"type": "pong"}))
+        return
+    if reader is None:
+        raise ApiError(403, "spectators cannot act: connect with a seat token", "spectator")
+    await hub.change(session, _operation(message, reader))
 
 
 def _operation(message: WsMessage, seat: Player) -> Operation:

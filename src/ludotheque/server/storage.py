@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -32,9 +33,11 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import StaticPool
 
 from ..core.contract import Result
@@ -42,12 +45,16 @@ from ..core.registry import load as load_game
 from . import tables
 from .clocks import Clock, ClockSpec, Instant
 from .config import is_sqlite
+from .errors import is_store_failure, unavailable
 from .migrate import upgrade
-from .sessions import GameMeta, Seat, Snapshot
+from .sessions import GameMeta, Seat, Snapshot, hidden_facts
 
+log = logging.getLogger("ludotheque.server")
 P = ParamSpec("P")
 T = TypeVar("T")
 LOBBY_LIMIT = 100
+# How long opening a PostgreSQL connection may take before the server says it is unreachable.
+CONNECT_TIMEOUT_S = 10
 # Built once: constructing statements costs more than running them (a move is ~3 statements).
 _DELETE_MOVES = delete(tables.moves).where(
     tables.moves.c.game_id == bindparam("gid"), tables.moves.c.ply >= bindparam("first")
@@ -73,9 +80,17 @@ class Storage:
         upgrade(self.engine)
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run a storage call on the database threads."""
+        """Run a storage call on the database threads; a database that cannot be used (disk
+        full, read-only, unreachable) raises ``ApiError`` 503 ``unavailable``, and since
+        each change is one transaction, nothing of it was kept."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
+        try:
+            return await loop.run_in_executor(self._executor, lambda: function(*args, **kwargs))
+        except DBAPIError as error:
+            if not is_store_failure(error):
+                raise
+            log.warning("database unavailable: %s", _first_line(error))
+            raise unavailable() from None
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
@@ -95,6 +110,7 @@ class Storage:
                     rules_version=meta.game.rules_version,
                     created=meta.created,
                     rematch_of=meta.rematch_of,
+                    owner=meta.owner or None,
                     **_game_values(snap),
                 )
             )
@@ -152,12 +168,48 @@ class Storage:
             )
         return _restore(dict(row), [dict(r) for r in seat_rows], list(texts))
 
-    def active_ids(self) -> list[str]:
-        """Games not over: the server resumes them (clocks, bots) at start."""
+    def ids_to_resume(self, changed_since: float) -> list[str]:
+        """Games being played whose clock runs, or that have a bot and changed since
+        ``changed_since`` (epoch seconds; older ones are abandoned): the server resumes them
+        (the flag timer, the bot's turn) at start. Other games wait until asked for."""
+        games = tables.games.c
+        bot_games = select(tables.seats.c.game_id).where(tables.seats.c.kind == "bot")
+        query = select(games.id).where(
+            games.status == "playing",
+            games.clock_running.is_not(None) | (games.id.in_(bot_games) & (games.updated >= changed_since)),
+        )
         with self.engine.connect() as connection:
-            return list(
-                connection.execute(select(tables.games.c.id).where(tables.games.c.status != "over")).scalars()
+            return list(connection.execute(query).scalars())
+
+    def exists(self, game_id: str) -> bool:
+        with self.engine.connect() as connection:
+            found = connection.execute(select(tables.games.c.id).where(tables.games.c.id == game_id))
+            return found.first() is not None
+
+    def delete_waiting(self, before: float) -> list[str]:
+        """Delete the games still waiting for a person, untouched since ``before`` (epoch
+        seconds); returns their ids."""
+        games = tables.games.c
+        with self.engine.begin() as connection:
+            ids = list(
+                connection.execute(
+                    select(games.id).where(games.status == "waiting", games.updated < before)
+                ).scalars()
             )
+            if ids:
+                connection.execute(delete(tables.moves).where(tables.moves.c.game_id.in_(ids)))
+                connection.execute(delete(tables.seats).where(tables.seats.c.game_id.in_(ids)))
+                connection.execute(delete(tables.games).where(games.id.in_(ids)))
+        return ids
+
+    def abandoned_ids(self, before: float) -> list[str]:
+        """Games being played without a clock, untouched since ``before`` (epoch seconds)."""
+        games = tables.games.c
+        query = select(games.id).where(
+            games.status == "playing", games.clock.is_(None), games.updated < before
+        )
+        with self.engine.connect() as connection:
+            return list(connection.execute(query).scalars())
 
     def lobby(self, status: str | None) -> list[dict[str, Any]]:
         """The most recently changed games (``status``: open, playing or over), for the lobby."""
@@ -187,15 +239,51 @@ class Storage:
         return [_lobby_entry(g, seats_of.get(g["id"], [])) for g in games]
 
 
+class DatabaseUnavailable(Exception):
+    """The database named at start cannot be used; the message is one line for people."""
+
+
+def check_database(url: str) -> None:
+    """Open the database once and run a trivial query, before the server starts; raises
+    :class:`DatabaseUnavailable` with one clear line (unknown kind of URL, unreachable server,
+    bad password, a folder that cannot be created)."""
+    try:
+        engine = _engine(url)
+    except (NoSuchModuleError, ArgumentError):
+        kind = url.split(":", 1)[0]
+        raise DatabaseUnavailable(
+            f"unknown kind of database {kind!r}: expected sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DB"
+        ) from None
+    except OSError as error:
+        raise DatabaseUnavailable(f"cannot create the database's folder: {error}") from None
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except DBAPIError as error:
+        raise DatabaseUnavailable(f"cannot open the database: {_first_line(error)}") from None
+    finally:
+        engine.dispose()
+
+
+def _first_line(error: DBAPIError) -> str:
+    """The driver's own reason, in one line (SQLAlchemy adds the statement and a link)."""
+    reason = str(error.orig) if error.orig is not None else str(error)
+    return (reason.strip().splitlines() or ["unknown error"])[0]
+
+
 def _engine(url: str) -> Engine:
     if not is_sqlite(url):
-        return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+        return create_engine(
+            url, pool_pre_ping=True, pool_size=5, max_overflow=5,
+            connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
+        )
     database = make_url(url).database
     if not database or database == ":memory:":
         # One shared connection, or each thread would see its own empty database.
         engine = create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
     else:
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
+        if not database.startswith("file:"):  # a URI (?uri=true) names an existing file
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")
@@ -235,6 +323,7 @@ def _seat_values(snap: Snapshot, number: int) -> dict[str, Any]:
         "level": seat.level,
         "token_hash": seat.token_hash,
         "bot_seed": seat.bot_seed,
+        "invite_hash": seat.invite_hash,
         "remaining_ms": snap.clock.remaining_ms[number] if snap.clock else None,
     }
 
@@ -264,14 +353,19 @@ def _restore(
     row: dict[str, Any], seat_rows: list[dict[str, Any]], texts: list[str]
 ) -> tuple[GameMeta, Snapshot]:
     game = load_game(row["game"], variant=row["variant"], players=row["players"])
-    meta = GameMeta(row["id"], game, row["seed"], row["created"], row["rematch_of"])
+    meta = GameMeta(row["id"], game, row["seed"], row["created"], row["rematch_of"], row["owner"] or "")
     start = state = game.new_state(seed=row["seed"])
     movers = []
-    for text in texts:
+    hidden = [hidden_facts(start)]
+    for move in texts:
         assert state.to_move is not None, f"game {row['id']}: a move was stored after the end"
         movers.append(state.to_move)
-        state = state.play(text)
-    seats = tuple(Seat(r["kind"], r["name"], r["level"], r["token_hash"], r["bot_seed"]) for r in seat_rows)
+        state = state.play(move)
+        hidden.append(hidden_facts(state))
+    seats = tuple(
+        Seat(r["kind"], r["name"], r["level"], r["token_hash"], r["bot_seed"], r["invite_hash"])
+        for r in seat_rows
+    )
     snap = Snapshot(
         seats=seats,
         start=start,
@@ -281,6 +375,7 @@ def _restore(
         status=row["status"],
         result=Result.from_json(json.loads(row["result"])) if row["result"] else None,
         clock=_restore_clock(row, seat_rows),
+        hidden=tuple(hidden),
         draw_offer=frozenset(json.loads(row["draw_offer"])),
         rematch=row["rematch"],
         started=row["started"],

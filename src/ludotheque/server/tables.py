@@ -38,6 +38,8 @@ games = Table(
     Column("draw_offer", Text, nullable=False, default="[]"),
     Column("rematch", String(32)),
     Column("rematch_of", String(32)),
+    # A digest of the creator's address: the bots' queue is fair between owners.
+    Column("owner", String(32)),
     Column("created", String(32), nullable=False),
     Column("started", String(32)),
     Column("ended", String(32)),
@@ -55,6 +57,8 @@ seats = Table(
     Column("token_hash", String(64), index=True),
     Column("bot_seed", BigInteger),
     Column("remaining_ms", BigInteger),
+    # The hash of an invite seat's code, kept once claimed (a second claim is told so).
+    Column("invite_hash", String(64)),
 )
 
 moves = Table(

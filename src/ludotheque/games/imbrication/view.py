@@ -48,6 +48,19 @@ def view(state: ImbricationState, viewer: Player | None) -> JSON:
     return data
 
 
+def hidden_facts(state: ImbricationState, viewer: Player | None) -> int:
+    """How many tile positions nobody has seen yet (every reader knows the same): round 1's
+    tiles not turned, and the nine of round 4's order until it is shown. Placing a piece on
+    an action turn of round 1 turns a tile, so the count falls then.
+
+    >>> import ludotheque
+    >>> hidden_facts(ludotheque.load("imbrication").new_state(seed=1), None)
+    18
+    """
+    unseen_first = TURNS - state.revealed_in_round_one()
+    return unseen_first + (0 if state.is_round_four_order_known() else TURNS)
+
+
 def known_lines(state: ImbricationState) -> list[list[str | None]]:
     """The five rounds' tile lines (left tile first) as every reader knows them.
 

@@ -63,6 +63,34 @@ def known_slots(state: PlimilState, viewer: Player | None, block: int) -> int:
     return state._known[block]
 
 
+def hidden_facts(state: PlimilState, viewer: Player | None) -> int:
+    """How many facts ``viewer`` does not know: the other player's planted stems still hidden
+    and the unseen balls of the other player's blocks (both players' for a spectator). A fact
+    exists once planted or built; the count falls when a stem or a ball is uncovered.
+
+    >>> import ludotheque
+    >>> state = ludotheque.load("plimil").new_state().play("stems STSTSTST").play("block d1 BBN")
+    >>> hidden_facts(state, 0), hidden_facts(state, 1), hidden_facts(state, None)
+    (0, 11, 11)
+    """
+    if is_open(state):
+        return 0
+    stems = sum(
+        1
+        for square in CELLS
+        if (planter := state.planter(square)) is not None
+        and planter != viewer
+        and state.has_planted(planter)
+        and not knows_stem(state, viewer, square)
+    )
+    balls = 0
+    for block, triple in enumerate(state._balls):
+        builder = BLUE if block < BLOCKS_PER_PLAYER else RED
+        if triple is not None and builder != viewer:
+            balls += 3 - known_slots(state, viewer, block).bit_count()
+    return stems + balls
+
+
 def view(state: PlimilState, viewer: Player | None) -> JSON:
     data = base_view(state, viewer, state.phase)
     data["rotation"] = state.rotation
