@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian machine and runs the whole test suite:
-# Debian's chromium and PostgreSQL (installed when missing; needs root or sudo), a virtualenv with
-# the project and its test tools, a PostgreSQL database for the server tests, then pytest
-# (which also runs ruff, mypy and the doctests).
+# Debian's chromium, PostgreSQL and npm (installed when missing; needs root or sudo), a virtualenv
+# with the project and its test tools, axe-core for the browser tests' accessibility checks, a
+# PostgreSQL database for the server tests, then pytest (which also runs ruff, mypy and the doctests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,7 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 \
   || missing+=(postgresql)
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing Debian packages: ${missing[*]}"
   as_root apt-get update -qq
@@ -22,6 +23,11 @@ PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q -e '.[dev]'
+
+# axe-core, injected into the pages by tests/browser (a pinned version, in the git-ignored node_modules).
+AXE_CORE=4.14.1
+grep -qs "\"version\": \"$AXE_CORE\"" node_modules/axe-core/package.json \
+  || npm install --no-save --no-audit --no-fund --no-package-lock "axe-core@$AXE_CORE" >/dev/null
 
 # A PostgreSQL cluster and database for the server tests (Debian's refuses to run as root:
 # pg_ctlcluster starts it as the postgres user).

@@ -6,6 +6,7 @@ Chromium is Debian's (``apt-get install chromium``), never a Playwright download
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from tests.support.server import ServerProcess
+
+from .helpers import create, hop_count, play_moves
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -82,3 +85,35 @@ def page(new_context: Any) -> Page:
 def api(server: ServerProcess) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=server.url, timeout=30) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def session_api(server: ServerProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        yield client
+
+
+def greedy_captures(rng: random.Random) -> Any:
+    """A move chooser that plays the longest capture chain there is, else a random move."""
+    def pick(legal: list[str]) -> str:
+        longest = max(legal, key=hop_count)
+        return longest if hop_count(longest) > 0 else rng.choice(legal)
+    return pick
+
+
+@pytest.fixture(scope="session")
+def finished_imbrication(session_api: httpx.Client) -> dict[str, Any]:
+    """An Imbrication game between two people played to its end (long capture chains taken
+    whenever offered); its creation answer, with the seats' tokens."""
+    created = create(session_api, "imbrication", ["human", "human"])
+    play_moves(session_api, created, greedy_captures(random.Random(11)))
+    return created
+
+
+@pytest.fixture(scope="session")
+def finished_pylos(session_api: httpx.Client) -> dict[str, Any]:
+    """A Pylos game between two people played to its end with random moves."""
+    created = create(session_api, "pylos", ["human", "human"])
+    rng = random.Random(5)
+    play_moves(session_api, created, rng.choice)
+    return created

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 
 def create(api: httpx.Client, game: str, seats: list[str], **extra: Any) -> dict[str, Any]:
@@ -41,7 +42,7 @@ def wait_my_turn(page: Page) -> None:
 
 
 def moves_shown(page: Page) -> list[str]:
-    texts: list[str] = page.locator("#moves li[data-ply]").all_inner_texts()
+    texts: list[str] = page.locator("#moves [data-ply]").all_inner_texts()
     return [text.strip() for text in texts]
 
 
@@ -61,4 +62,44 @@ def click_one_move(page: Page) -> None:
             break
         if len(moves_shown(page)) > before or page.locator("#turn.my-turn").count() == 0:
             break
-    expect(page.locator("#moves li[data-ply]")).not_to_have_count(before)
+    expect(page.locator("#moves [data-ply]")).not_to_have_count(before)
+
+
+def play(api: httpx.Client, game_id: str, token: str, move: str) -> dict[str, Any]:
+    """Play one move with a seat's token; returns the new document."""
+    answer = api.post(f"/api/games/{game_id}/moves", json={"move": move},
+                      headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 200, answer.text
+    doc: dict[str, Any] = answer.json()
+    return doc
+
+
+Until = Callable[[str, dict[str, Any]], bool]
+
+
+def play_moves(api: httpx.Client, created: dict[str, Any], pick: Callable[[list[str]], str],
+               *, until: Until | None = None, limit: int = 2000) -> dict[str, Any]:
+    """Play a game whose every seat is a person's, one move ``pick(legal_moves)`` at a time, until
+    it ends, ``until(move, document)`` holds or ``limit`` moves are played; returns the last document."""
+    tokens = {entry["seat"]: entry["token"] for entry in created["seats"]}
+    doc = document(api, created["id"], tokens[0])
+    for _ in range(limit):
+        if doc["status"] == "over":
+            break
+        mover = doc["to_move"]
+        legal = document(api, created["id"], tokens[mover])["legal_moves"]
+        move = pick(legal)
+        doc = play(api, created["id"], tokens[mover], move)
+        if until and until(move, doc):
+            break
+    return doc
+
+
+def hop_count(move: str) -> int:
+    """The captures of a move's text (Imbrication's chains: ``d4xf6xd8`` has two)."""
+    return move.count("x")
+
+
+def fact(page: Page, label: str) -> Locator:
+    """The value of the game page's fact (in the "Status" panel) whose label contains ``label``."""
+    return page.locator("#facts dt", has_text=label).locator("xpath=following-sibling::dd[1]")

@@ -78,5 +78,5 @@ def test_the_tile_action_starts_from_the_piece_just_placed(page: Page, api: http
     choices = page.locator("#choices button.choice")
     if choices.count():  # a capture chain that may go on: stop here
         page.get_by_role("button", name="Stop here").click()
-    expect(page.locator(f"#moves li[data-ply='{len(mover['moves']) + 1}']")).to_contain_text(piece)
+    expect(page.locator(f"#moves [data-ply='{len(mover['moves']) + 1}']")).to_contain_text(piece)
     assert document(api, game_id)["moves"][-1].startswith(f"{piece}")

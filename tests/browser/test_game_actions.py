@@ -23,20 +23,32 @@ def two_players(new_context: Any, api: httpx.Client) -> tuple[str, Page, Page]:
     return created["id"], alice, bob
 
 
-def test_a_draw_offered_and_accepted_then_a_rematch(new_context: Any, api: httpx.Client) -> None:
+def test_a_draw_declined_then_offered_again_and_accepted_then_a_rematch(new_context: Any,
+                                                                        api: httpx.Client) -> None:
     game_id, alice, bob = two_players(new_context, api)
     alice.click("#board [data-key='1a1'].target")
-    expect(bob.locator("#moves li[data-ply='1']")).to_have_text("1a1")
+    expect(bob.locator("#moves [data-ply='1']")).to_have_text("1a1")
 
     alice.click("#actions [data-action='draw']")
     expect(bob.locator("#draw-offer")).to_contain_text("Light offers a draw.")
-    expect(alice.locator("#draw-offer")).to_contain_text("Light offers a draw.")
+    expect(alice.locator("#draw-offer")).to_contain_text("You offer a draw")
+    expect(alice.locator("#actions [data-action='draw']")).to_have_count(0)
+    expect(bob.locator("#actions [data-action='draw']")).to_have_text("Accept the draw")
+    # Bob declines: he is no longer asked, and nothing in his page would accept it by mistake.
+    bob.click("#actions [data-action='decline-draw']")
+    expect(bob.locator("#draw-offer")).to_have_text("You declined the draw.")
+    expect(bob.locator("#actions [data-action='draw']")).to_have_count(0)
+    assert document(api, game_id)["status"] == "playing"
+    # His move ends the offer for both; Light offers again and Dark accepts.
+    bob.click("#board [data-key='1d4'].target")
+    expect(alice.locator("#draw-offer")).to_have_text("")
+    expect(alice.locator("#actions [data-action='draw']")).to_have_text("Offer a draw")
+    alice.click("#actions [data-action='draw']")
     expect(bob.locator("#actions [data-action='draw']")).to_have_text("Accept the draw")
     bob.click("#actions [data-action='draw']")
     for player in (alice, bob):
         expect(player.locator("#result")).to_be_visible()
-        expect(player.locator("#result")).to_contain_text("Draw")
-        expect(player.locator("#result")).to_contain_text("(draw agreed)")  # the reason, in words
+        expect(player.locator("#result")).to_have_text("Draw — by agreement")
         expect(player.locator("#turn")).to_contain_text("Game over")
     assert document(api, game_id)["result"]["winners"] == []
 
@@ -55,7 +67,7 @@ def test_a_draw_offered_and_accepted_then_a_rematch(new_context: Any, api: httpx
     expect(alice.locator("#turn")).to_contain_text("You play: Dark")
     wait_my_turn(bob)
     bob.click("#board [data-key='1a1'].target")
-    expect(alice.locator("#moves li[data-ply='1']")).to_have_text("1a1")
+    expect(alice.locator("#moves [data-ply='1']")).to_have_text("1a1")
     rematch = document(api, new_id)
     assert rematch["status"] == "playing" and rematch["rematch_of"] == game_id
     assert [seat["kind"] for seat in rematch["seats"]] == ["human", "human"]
@@ -86,7 +98,7 @@ def test_a_finished_game_is_replayed_move_by_move(page: Page, api: httpx.Client)
 
     def at(ply: int) -> None:
         expect(page.locator("#replay-at")).to_have_text(f"Position after {ply} of 4 move(s)")
-        current = page.locator("#moves li.current")
+        current = page.locator("#moves .current")
         if ply in (0, len(moves)):
             expect(current).to_have_count(0)
         else:
@@ -107,11 +119,23 @@ def test_a_finished_game_is_replayed_move_by_move(page: Page, api: httpx.Client)
     at(3)
     replay.get_by_role("button", name="Start").click()
     at(0)
-    page.locator("#moves li[data-ply='1']").click()
+    page.locator("#moves [data-ply='1']").click()
     at(1)
     replay.get_by_role("button", name="End").click()
     at(4)
+    # The arrow keys step through the replay too.
+    page.keyboard.press("ArrowLeft")
+    at(3)
+    page.keyboard.press("Home")
+    at(0)
+    page.keyboard.press("ArrowRight")
+    at(1)
+    page.keyboard.press("End")
+    at(4)
     assert sorted(set(asked)) == ["0", "1", "2", "3"]  # each position asked once, from the server
+    # The buttons' icons are drawn (SVG), not glyphs that Debian's fonts show as empty boxes.
+    for button in replay.get_by_role("button").all():
+        assert button.locator("svg").count() == 1 and button.inner_text().strip() == ""
     assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -121,13 +145,35 @@ def test_a_takeback_against_a_bot(page: Page, api: httpx.Client) -> None:
     wait_my_turn(page)
     expect(page.locator("#actions [data-action='takeback']")).to_have_count(0)  # nothing to take back
     page.click("#board [data-key='1a1'].target")
-    expect(page.locator("#moves li[data-ply='2']")).to_be_visible()  # the bot answered
+    expect(page.locator("#moves [data-ply='2']")).to_be_visible()  # the bot answered
     wait_my_turn(page)
     page.click("#actions [data-action='takeback']")
-    expect(page.locator("#moves li[data-ply]")).to_have_count(0)
+    expect(page.locator("#moves [data-ply]")).to_have_count(0)
     wait_my_turn(page)
     assert document(api, created["id"])["moves"] == []
     # The page plays on from the position taken back.
     page.click("#board [data-key='1b1'].target")
-    expect(page.locator("#moves li[data-ply='1']")).to_have_text("1b1")
+    expect(page.locator("#moves [data-ply='1']")).to_have_text("1b1")
     assert moves_shown(page)[0] == "1b1"
+
+
+def test_resigning_asks_for_confirmation(new_context: Any, api: httpx.Client) -> None:
+    game_id, alice, bob = two_players(new_context, api)
+    alice.click("#actions [data-action='ask-resign']")
+    expect(alice.locator("#actions .confirm")).to_have_text("Resign this game?")
+    alice.click("#actions [data-action='keep-playing']")  # changed her mind
+    expect(alice.locator("#actions [data-action='ask-resign']")).to_be_visible()
+    assert document(api, game_id)["status"] == "playing"
+    alice.click("#actions [data-action='ask-resign']")
+    alice.click("#actions [data-action='resign']")
+    expect(alice.locator("#result")).to_have_text("You lost — Light resigned")
+    expect(bob.locator("#result")).to_have_text("You won — Light resigned")
+    assert document(api, game_id)["result"]["winners"] == [1]
+
+
+def test_no_draw_is_offered_to_a_bot(page: Page, api: httpx.Client) -> None:
+    created = create(api, "pylos", ["human", "bot:random"])
+    open_seat(page, created["id"], token_of(created, 0))
+    wait_my_turn(page)
+    expect(page.locator("#actions [data-action='ask-resign']")).to_be_visible()
+    expect(page.locator("#actions [data-action='draw']")).to_have_count(0)

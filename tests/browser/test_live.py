@@ -23,41 +23,58 @@ def test_two_browsers_play_and_a_third_watches(new_context, api: httpx.Client) -
 
     alice.click("#board [data-key='1a1'].target")
     for viewer in (alice, bob, carol):
-        expect(viewer.locator("#moves li[data-ply='1']")).to_have_text("1a1")
+        expect(viewer.locator("#moves [data-ply='1']")).to_have_text("1a1")
     expect(bob.locator("#turn.my-turn")).to_be_visible()
     assert carol.locator("#board .target").count() == 0  # a spectator gets no legal moves
 
     bob.click("#board [data-key='1d4'].target")
     for viewer in (alice, bob, carol):
-        expect(viewer.locator("#moves li[data-ply='2']")).to_have_text("1d4")
+        expect(viewer.locator("#moves [data-ply='2']")).to_have_text("1d4")
     assert document(api, game_id)["moves"] == ["1a1", "1d4"]
+
+
+# The key of the focused board cell ("board": the board itself), or null when the focus is elsewhere.
+FOCUSED_KEY = "(e => e.closest('#board') ? (e.dataset.key ?? 'board') : null)(document.activeElement)"
 
 
 def test_keyboard_alone_and_typed_notation(page: Page, api: httpx.Client) -> None:
     created = create(api, "pylos", ["human", "human"])
     open_seat(page, created["id"], token_of(created, 0))
-    # Tab to the first highlighted cell and press Enter: a move without the mouse.
+    # Tab into the board: one cell is in the Tab order, the first that can be played.
     for _ in range(60):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.classList.contains('target')"):
+        if page.evaluate(FOCUSED_KEY):
             break
-    key = page.evaluate("document.activeElement.dataset.key")
-    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
-    assert key == "1a1" and label.startswith("1a1")
+    assert page.evaluate(FOCUSED_KEY) == "1a1"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')").startswith("1a1")
+    # The arrow keys walk from cell to cell (rank 1 is at the bottom); Enter plays the cell.
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_KEY) == "1b1"
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(FOCUSED_KEY) == "1b2"
     page.keyboard.press("Enter")
-    expect(page.locator("#moves li[data-ply='1']")).to_have_text("1a1")
-    # Typed notation (case and spaces as a person types them) for the next seat.
+    expect(page.locator("#moves [data-ply='1']")).to_have_text("1b2")
+    # The focus stays on the board, on the cell just played, for the next move.
+    assert page.evaluate(FOCUSED_KEY) == "1b2"
+    # Typed notation, spaces and case as a person types them, for the next seat.
     second = page.context.new_page()
     open_seat(second, created["id"], token_of(created, 1))
-    second.fill("#move-text", " 1D4 ")
+    second.fill("#move-text", " 1 D 4 ")
     second.keyboard.press("Enter")
-    expect(second.locator("#moves li[data-ply='2']")).to_have_text("1d4")
-    # A refused text leaves the game unchanged and says why.
+    expect(second.locator("#moves [data-ply='2']")).to_have_text("1d4")
+    # Back to the first page: still on the board, it plays on with the keyboard alone.
     page.wait_for_selector("#turn.my-turn")
-    page.fill("#move-text", "9z9")
+    assert page.evaluate(FOCUSED_KEY) == "1b2"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_KEY) == "1c2"
     page.keyboard.press("Enter")
-    expect(page.locator("#message")).to_contain_text("9z9")
-    assert moves_shown(page) == ["1a1", "1d4"]
+    expect(page.locator("#moves [data-ply='3']")).to_have_text("1c2")
+    # A refused text leaves the game unchanged and says why.
+    second.wait_for_selector("#turn.my-turn")
+    second.fill("#move-text", "9z9")
+    second.keyboard.press("Enter")
+    expect(second.locator("#message")).to_contain_text("9z9")
+    assert moves_shown(second) == ["1b2", "1d4", "1c2"]
 
 
 def test_every_board_element_has_a_label(page: Page, api: httpx.Client) -> None:

@@ -57,12 +57,16 @@ def test_a_move_completing_a_square_offers_removals(page: Page, api: httpx.Clien
                         headers={"Authorization": f"Bearer {token}"}).status_code == 200
     open_seat(page, created["id"], me)
     # Only seat 0's token is in this browser: it stays seat 0 (same-screen switching needs both).
+    expect(page.locator("#choices .board-prompt")).to_contain_text("Click a highlighted cell to place a ball")
     page.click("#board [data-key='1b2'].target")
+    expect(page.locator("#choices .board-prompt")).to_contain_text("take back one or two of your free balls")
     targets = page.locator("#board .target:not(.mini)")
     keys = sorted(targets.evaluate_all("els => els.map(e => e.dataset.key)"))
     legal = document(api, created["id"], me)["legal_moves"]
     expected = sorted({m.split("x")[1] for m in legal if m.startswith("1b2x")})
     assert keys == expected
     page.click("#board [data-key='1a1'].target")
+    prompt = page.locator("#choices .board-prompt")
+    expect(prompt).to_have_text("You may take back a second ball, or stop here.")
     page.get_by_role("button", name="Stop here (1b2x1a1)").click()
-    expect(page.locator("#moves li[data-ply='7']")).to_contain_text("1b2x1a1")
+    expect(page.locator("#moves [data-ply='7']")).to_contain_text("1b2x1a1")

@@ -2,21 +2,32 @@
  * The Web API client (DESIGN.md "Web API") and the seats this browser holds.
  *
  * A seat token is a secret the pages never keep: the server holds each seat's token in an
- * HttpOnly, SameSite=Strict cookie scoped to its game (`?cookie=1` on creation, join and
- * rematch; `POST .../seats/mine` for the token of an invite link), and every call of this
+ * HttpOnly, SameSite=Strict cookie scoped to its game (`?cookie=1` on creation, join, claim of
+ * an invite and rematch; `POST .../seats/mine` for a token link), and every call of this
  * module sends it by itself. Which seats the cookies hold is asked from the server
  * (`GET .../seats/mine`); `?seat=n` picks one of them when a browser holds several.
  */
 
+/** A refused call: the HTTP status, the server's English text and its stable `code` (see i18n's `errorText`). */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = null) {
     super(message);
     this.status = status;
+    this.code = code;
   }
 }
 
 /** Call the API; resolves with the decoded JSON body, rejects with an `ApiError`. */
-export async function api(method, path, { body, token } = {}) {
+export async function api(method, path, options = {}) {
+  const text = await apiText(method, path, options);
+  return text ? JSON.parse(text) : null;
+}
+
+/**
+ * Call the API; resolves with the body's text exactly as the server wrote it (a game record is
+ * exported so: decoding and encoding it again could change it), rejects with an `ApiError`.
+ */
+export async function apiText(method, path, { body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -27,16 +38,18 @@ export async function api(method, path, { body, token } = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
+  if (!response.ok) throw refusal(response.status, text);
+  return text;
+}
+
+function refusal(status, text) {
   let data = null;
   try {
-    data = text ? JSON.parse(text) : null;
+    data = JSON.parse(text);
   } catch {
     data = { error: text };
   }
-  if (!response.ok) {
-    throw new ApiError(response.status, (data && data.error) || `HTTP ${response.status}`);
-  }
-  return data;
+  return new ApiError(status, data?.error || `HTTP ${status}`, typeof data?.code === "string" ? data.code : null);
 }
 
 export const gamePath = (gameId) => `/api/games/${encodeURIComponent(gameId)}`;
@@ -53,14 +66,23 @@ export async function claimToken(gameId, token) {
   return answer.seat;
 }
 
-/** Take `?token=` out of the address bar (it stays out of history too); returns it or null. */
-export function takeTokenFromAddress() {
+/**
+ * Claim an invite seat with its code (`?invite=` of the link the creator sent): the server
+ * keeps the new seat's token in a cookie. Returns the seat.
+ */
+export async function claimInvite(gameId, seat, code) {
+  const answer = await api("POST", `${gamePath(gameId)}/seats/${seat}/claim?cookie=1`, { body: { invite: code } });
+  return answer.seat;
+}
+
+/** Take `?name=` (a token, an invite code) out of the address bar and history; returns it or null. */
+export function takeFromAddress(name) {
   const url = new URL(location.href);
-  const token = url.searchParams.get("token");
-  if (!token) return null;
-  url.searchParams.delete("token");
+  const value = url.searchParams.get(name);
+  if (!value) return null;
+  url.searchParams.delete(name);
   history.replaceState(history.state, "", url.pathname + url.search + url.hash);
-  return token;
+  return value;
 }
 
 /** The array saved under `key` in `storage`; an empty one when absent or not an array. */

@@ -18,7 +18,8 @@ export const PALETTE = {
 };
 
 /**
- * Give `element` its board key and label; a target becomes a focusable button.
+ * Give `element` its board key and label; a target becomes a button. Which cell is in the Tab
+ * order is the page's choice (boardnav.js: one at a time, the arrow keys move between them).
  * `marks`: `{targets: Set<key>, chosenKeys: Set<key>, lastKeys: Set<key>}`.
  */
 export function mark(element, key, label, marks) {
@@ -26,10 +27,10 @@ export function mark(element, key, label, marks) {
   titled(element, label);
   const isTarget = marks.targets.has(key);
   element.classList.add("cell");
+  element.setAttribute("tabindex", "-1");
   if (isTarget) {
     element.classList.add("target");
     element.setAttribute("role", "button");
-    element.setAttribute("tabindex", "0");
   } else {
     element.setAttribute("role", "img");
   }

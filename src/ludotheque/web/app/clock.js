@@ -75,3 +75,38 @@ export class ClockDisplay {
     this.render({ seconds, running: this.state.running });
   }
 }
+
+/** The time control in words ("10 min + 5 s per move", "3 d per move"), or null without a clock. */
+export function timeControlText(clock, t) {
+  if (!clock || typeof clock !== "object" || Array.isArray(clock)) return null;
+  if (clock.type === "fischer") {
+    return t("game.fischer", { minutes: trimmed(clock.minutes), increment: trimmed(clock.increment ?? 0) });
+  }
+  if (clock.type === "correspondence") return t("game.correspondence", { days: trimmed(clock.days) });
+  return null;
+}
+
+function trimmed(value) {
+  const number = Number(value);
+  return Number.isFinite(number) ? String(Math.round(number * 100) / 100) : "?";
+}
+
+/**
+ * The moment the running seat must have moved by, as a `Date` (correspondence games only: a
+ * date means more than a countdown of days), or null.
+ */
+export function deadlineOf(doc, now = Date.now()) {
+  const clock = doc.clock;
+  if (!clock || clock.type !== "correspondence" || doc.status !== "playing") return null;
+  const running = clock.running;
+  const left = Array.isArray(clock.remaining_ms) ? clock.remaining_ms[running] : undefined;
+  if (typeof running !== "number" || !Number.isFinite(left)) return null;
+  return { seat: running, at: new Date(now + left) };
+}
+
+/** A deadline as people read it in `lang` ("Fri 14 March, 18:05"). */
+export function formatDeadline(date, lang) {
+  return new Intl.DateTimeFormat(lang === "fr" ? "fr-FR" : "en-GB", {
+    weekday: "short", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit",
+  }).format(date);
+}

@@ -1,6 +1,7 @@
 /**
  * The game page: one game document (from the WebSocket) drawn as a board, a move list, the
- * seats, clocks and buttons; moves chosen by clicks (see picker.js), by keyboard, or typed.
+ * seats, clocks and buttons; moves chosen by clicks (see picker.js), by keyboard (boardnav.js),
+ * or typed.
  *
  * The page renders only the document's `view` and `moves`: it never holds more than its reader
  * may know. It holds no seat token either: the server keeps them in HttpOnly cookies (see
@@ -8,22 +9,17 @@
  * of them with `?seat=n` — on the same screen, as whichever held seat is to move.
  */
 
-import {
-  api,
-  ApiError,
-  claimToken,
-  gamePath,
-  heldSeats,
-  inviteHandoff,
-  migrateLegacyTokens,
-  takeTokenFromAddress,
-} from "./api.js";
-import { ClockDisplay, formatSeconds } from "./clock.js";
+import { api, apiText, ApiError, gamePath, heldSeats, inviteHandoff, migrateLegacyTokens } from "./api.js";
+import { handleArrow, setRovingCell } from "./boardnav.js";
+import { ClockDisplay, deadlineOf, formatDeadline, formatSeconds, timeControlText } from "./clock.js";
 import { el, pathId } from "./dom.js";
-import { currentLanguage, pick, translatePage } from "./i18n.js";
+import { currentLanguage, errorText, nameOf, pick, translatePage } from "./i18n.js";
+import { claimFromAddress, keepInvites, linksToHandOut } from "./invites.js";
 import { LiveGame } from "./live.js";
+import { fillMoveList } from "./movelist.js";
+import { outcomeText } from "./outcome.js";
 import { MovePicker } from "./picker.js";
-import { drawOffer, readSeats } from "./seats.js";
+import { drawOffers, hasBot, readSeats } from "./seats.js";
 
 const lang = currentLanguage();
 const t = translatePage(lang);
@@ -36,16 +32,20 @@ const page = {
   picker: null,
   catalog: null,
   held: new Set(), // the seats this browser's cookies hold
-  invites: [], // [{seat, url}]: invite links (with tokens) of the seats this browser created
+  invites: [], // [{seat, url}]: invite links of the seats this browser created for others
   live: null,
   replayPly: null, // null: live position; a number: replaying that ply of a finished game
   viewsByPly: new Map(),
   busy: false,
+  askingResign: false, // the resign button was pressed once: the page asks to confirm
+  declinedOffer: null, // the draw offer (see offerKey) this reader declined
+  focusKey: null, // the board cell the keyboard last visited
+  keepBoardFocus: false, // a move chosen on the board: the focus goes back to it afterwards
 };
 
 const clocks = new ClockDisplay(renderClocks);
 
-start().catch((error) => showMessage(t("error.generic", { message: error.message })));
+start().catch((error) => showMessage(errorText(lang, error)));
 
 async function start() {
   page.catalog = await api("GET", "/api/catalog").catch(() => null);
@@ -55,16 +55,19 @@ async function start() {
     location.replace(`/?game=${encodeURIComponent(page.id)}#new-game`);
     return;
   }
-  keepInvites([...await migrateLegacyTokens(page.id).catch(() => []), ...inviteHandoff.take(page.id)]);
-  const seat = await claimInvite();
+  page.invites = keepInvites([...await migrateLegacyTokens(page.id).catch(() => []), ...inviteHandoff.take(page.id)]);
+  let seat = null;
   try {
+    const claimed = await claimFromAddress(page.id, await heldSeats(page.id));
+    seat = claimed.seat;
+    if (claimed.problem) showMessage(t(claimed.problem === "claimed" ? "game.inviteClaimed" : "game.inviteInvalid"));
     page.held = new Set(await heldSeats(page.id));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
     throw error;
   }
   page.live = new LiveGame(page.id, onDocument, onConnection);
-  // The invite link's seat; otherwise the server's choice: the held seat to move, or the first.
+  // The link's seat; otherwise the server's choice: the held seat to move, or the first.
   page.live.connect(seat);
   wireControls();
 }
@@ -73,29 +76,6 @@ async function start() {
 function onConnection(up) {
   if (!up) showMessage(t("game.connection"));
   else if ($("#message").textContent === t("game.connection")) showMessage("");
-}
-
-/** An invite link (`?token=`): the server keeps its token in a cookie; returns its seat. */
-async function claimInvite() {
-  const token = takeTokenFromAddress();
-  if (!token) return null;
-  try {
-    return await claimToken(page.id, token);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
-    showMessage(t("game.badInvite"));
-    return null;
-  }
-}
-
-/** Invite links live in this tab's history entry only: a reload shows them, nothing else keeps them. */
-function keepInvites(more) {
-  const bySeat = new Map();
-  for (const entry of [...(history.state?.invites ?? []), ...more]) {
-    if (entry && typeof entry.seat === "number" && typeof entry.url === "string") bySeat.set(entry.seat, entry);
-  }
-  page.invites = [...bySeat.values()].map(({ seat, url }) => ({ seat, url }));
-  history.replaceState({ ...(history.state ?? {}), invites: page.invites }, "");
 }
 
 function catalogGames() {
@@ -123,6 +103,7 @@ async function onDocument(doc, { isReply = false } = {}) {
   }
   page.picker.setLegal(doc.legal_moves ?? [], doc.view);
   if (doc.status !== "over") page.replayPly = null;
+  if (doc.status !== "playing") page.askingResign = false;
   render();
   $("#game").setAttribute("aria-busy", "false");
   document.body.dataset.ready = "true";
@@ -184,24 +165,12 @@ function renderResult(doc) {
   const result = doc.result;
   banner.hidden = !result;
   if (!result) return;
+  const mine = [...page.held];
+  banner.replaceChildren(el("strong", {}, outcomeText(result, {
+    lang, players: doc.players, mine, seatName, board: page.board,
+  })));
   const winners = result.winners ?? [];
-  const headline = winners.length === 0
-    ? t("game.draw")
-    : t("game.winner", { who: winners.map(seatName).join(", ") });
-  const score = Array.isArray(result.scores) ? result.scores.join(" – ") : "";
-  banner.replaceChildren(
-    el("strong", {}, headline),
-    score ? el("span", {}, ` · ${t("game.score", { score })}`) : "",
-    result.reason ? el("span", { class: "muted" }, ` ${t("game.reason", { reason: reasonText(result.reason) })}`) : "",
-  );
-  banner.classList.toggle("win", winners.includes(mySeat()));
-}
-
-/** A result's reason in the page language (an unknown reason shows as the engine names it). */
-function reasonText(reason) {
-  const key = `reason.${reason}`;
-  const label = t(key);
-  return label === key ? reason : label;
+  banner.classList.toggle("win", mine.length < doc.players && mine.some((seat) => winners.includes(seat)));
 }
 
 function currentView() {
@@ -221,14 +190,13 @@ function renderBoard() {
     lastKeys: new Set(lastMoveKeys()),
     memory: $("#memory").checked,
   };
-  const hadFocus = document.activeElement?.closest?.("#board")?.dataset?.key;
-  const drawing = page.board.render(currentView(), marks, lang);
-  container.replaceChildren(drawing);
-  if (hadFocus) {
-    const again = container.querySelector(`.target[data-key="${CSS.escape(hadFocus)}"]`)
-      ?? container.querySelector(".target");
-    again?.focus();
-  }
+  const hadFocus = page.keepBoardFocus || container.contains(document.activeElement);
+  page.focusKey = document.activeElement?.closest?.("#board [data-key]")?.dataset?.key ?? page.focusKey;
+  container.replaceChildren(page.board.render(currentView(), marks, lang));
+  // The cell visited last stays the board's place in the Tab order, and keeps the focus.
+  const cell = setRovingCell(container, page.focusKey);
+  if (hadFocus) (cell ?? container).focus();
+  page.keepBoardFocus = false;
 }
 
 function lastMoveKeys() {
@@ -251,7 +219,7 @@ function renderChoices() {
   const buttons = next.filter((choice) => choice.key === null);
   const complete = page.picker.complete();
   // The board may say what this step asks (Imbrication: where to place, which piece acts...).
-  const prompt = page.board.prompt?.(page.doc.view, page.picker.chosen, { complete, lang });
+  const prompt = page.board.prompt?.(page.doc.view, page.picker.chosen, { complete, lang, next });
   if (prompt) bar.append(el("p", { class: "hint board-prompt" }, prompt));
   else if (page.picker.chosen.length === 0 && buttons.length === 0) {
     bar.append(el("p", { class: "hint" }, t("game.selectHint")));
@@ -293,20 +261,31 @@ function renderMoveForm(doc) {
   );
 }
 
+/** A seat's person in words: a bot's level, an open or invite seat, a name (the server's "Guest n" translated). */
+function seatHolder(seat) {
+  if (seat.kind === "bot") return t("game.bot", { level: nameOf(t, "level", seat.level ?? "?") });
+  if (seat.kind === "open") return t("game.open");
+  if (seat.kind === "invite") return t("game.invitePending");
+  if (seat.kind === "reserved") return t("game.reserved");
+  const guest = /^Guest(?: (\d+))?$/.exec(seat.name ?? "");
+  if (guest) return guest[1] ? `${t("game.guest")} ${guest[1]}` : t("game.guest");
+  return seat.name || t("game.human");
+}
+
+function seatBadge(seat) {
+  return page.board.seatBadge?.(seat, page.doc.players, lang) ?? String(seat + 1);
+}
+
 function renderSeats(doc) {
   const list = $("#seats");
   list.replaceChildren();
-  const seats = readSeats(doc);
   const join = $("#join");
   join.replaceChildren();
-  for (const seat of seats) {
-    const who = seat.kind === "bot"
-      ? t("game.bot", { level: seat.level ?? "?" })
-      : seat.kind === "open" ? t("game.open") : seat.name ?? t("game.human");
+  for (const seat of readSeats(doc)) {
     const item = el("li", { class: `seat${doc.to_move === seat.seat && doc.status === "playing" ? " to-move" : ""}`,
       "data-seat": seat.seat },
-      el("span", { class: `seat-mark seat-${seat.seat}`, "aria-hidden": "true" }, page.board.seatBadge?.(seat.seat, doc.players, lang) ?? String(seat.seat + 1)),
-      el("span", { class: "seat-name" }, `${seatName(seat.seat)} — ${who}`),
+      el("span", { class: `seat-mark seat-${seat.seat}`, "aria-hidden": "true" }, seatBadge(seat.seat)),
+      el("span", { class: "seat-name" }, `${seatName(seat.seat)} — ${seatHolder(seat)}`),
       el("span", { class: "clock", "data-clock": seat.seat }, ""));
     if (seat.seat === mySeat()) item.classList.add("mine");
     list.append(item);
@@ -321,6 +300,28 @@ function renderSeats(doc) {
       }
     }
   }
+  renderClockBar(doc);
+  renderDeadline(doc);
+}
+
+/** Correspondence: the date by which the seat to move must play (a count of days says less). */
+function renderDeadline(doc) {
+  const deadline = deadlineOf(doc);
+  const line = $("#deadline");
+  line.hidden = !deadline;
+  line.replaceChildren(...(deadline
+    ? [t("game.deadline", { who: seatName(deadline.seat) }), " ", el("strong", {}, formatDeadline(deadline.at, lang))]
+    : []));
+}
+
+/** On a narrow screen the clocks sit by the board (the side panel is far below it). */
+function renderClockBar(doc) {
+  const bar = $("#clock-bar");
+  bar.hidden = !doc.clock;
+  bar.replaceChildren(...(doc.clock ? readSeats(doc) : []).map((seat) =>
+    el("span", { class: `bar-seat${doc.to_move === seat.seat && doc.status === "playing" ? " to-move" : ""}` },
+      el("span", { class: `seat-mark seat-${seat.seat}`, "aria-hidden": "true" }, seatBadge(seat.seat)),
+      el("span", { class: "clock", "data-clock": seat.seat }, ""))));
 }
 
 function renderClocks(state) {
@@ -338,84 +339,105 @@ function renderClocks(state) {
 }
 
 function renderFacts(doc) {
-  const list = $("#facts");
+  const view = currentView();
   const facts = [
-    { label: t("game.phase"), value: String(currentView().phase ?? "") },
-    ...page.board.facts(currentView(), lang, { memory: $("#memory").checked }),
+    { label: t("form.variant"), value: nameOf(t, "variant", doc.variant ?? "standard") },
+    { label: t("game.phase"), value: nameOf(t, "phase", view.phase ?? "") },
+    { label: t("game.timeControl"), value: timeControlText(doc.clock, t) ?? t("game.noClock") },
   ];
-  list.replaceChildren(...facts.flatMap(({ label, value }) => [el("dt", {}, label), el("dd", {}, value)]));
-  void doc;
+  facts.push(...page.board.facts(view, lang, { memory: $("#memory").checked }));
+  $("#facts").replaceChildren(...facts.flatMap(({ label, value }) => [el("dt", {}, label), el("dd", {}, value)]));
+}
+
+/** One draw offer, as this page knows it: the offering seats at this ply. */
+function offerKey(doc, offers) {
+  return `${doc.moves.length}:${offers.join(",")}`;
 }
 
 function renderActions(doc) {
   const actions = $("#actions");
   actions.replaceChildren();
   const me = mySeat();
-  const offer = drawOffer(doc);
-  const offerBox = $("#draw-offer");
-  offerBox.textContent = offer !== null && doc.status === "playing" ? t("game.drawOffered", { who: seatName(offer) }) : "";
-  const button = (key, action, extra = {}) =>
-    el("button", { type: "button", "data-action": action, onclick: () => seatAction(action), ...extra }, t(key));
-  if (me !== null && doc.status === "playing") {
-    actions.append(button("game.resign", "resign", { class: "danger" }));
-    actions.append(button(offer !== null && offer !== me ? "game.acceptDraw" : "game.offerDraw", "draw"));
-    const canTakeBack = doc.can_take_back ?? (readSeats(doc).some((seat) => seat.kind === "bot") && doc.moves.length > 0);
-    if (canTakeBack) {
-      actions.append(button("game.takeback", "takeback"));
-    }
+  const playing = me !== null && doc.status === "playing";
+  renderDrawOffer(doc, me);
+  const button = (key, onclick, extra = {}) => el("button", { type: "button", onclick, ...extra }, t(key));
+  const action = (key, name, extra = {}) => button(key, () => seatAction(name), { "data-action": name, ...extra });
+  if (playing && page.askingResign) {
+    actions.append(el("p", { class: "confirm" }, t("game.resignConfirm")),
+      action("game.resignYes", "resign", { class: "danger" }),
+      button("game.resignNo", () => askResign(false), { "data-action": "keep-playing" }));
+  } else if (playing) {
+    actions.append(button("game.resign", () => askResign(true), { "data-action": "ask-resign", class: "danger" }));
+    actions.append(...drawButtons(doc, me, action, button));
+    if (doc.can_take_back ?? (hasBot(doc) && doc.moves.length > 0)) actions.append(action("game.takeback", "takeback"));
   }
   if (me !== null && doc.status === "over") {
-    actions.append(button(doc.rematch ? "game.joinRematch" : "game.rematch", "rematch"));
+    actions.append(action(doc.rematch ? "game.joinRematch" : "game.rematch", "rematch"));
   }
   actions.append(el("button", { type: "button", "data-action": "export", onclick: exportRecord }, t("game.export")));
 }
 
+/** Offer, or accept and decline another's offer; none against a bot (a bot never agrees). */
+function drawButtons(doc, me, action, button) {
+  if (hasBot(doc)) return [];
+  const offers = drawOffers(doc);
+  if (offers.includes(me)) return [];
+  if (offers.length === 0) return [action("game.offerDraw", "draw")];
+  // Offering now would accept; after declining, nothing is offered until the offer lapses.
+  if (page.declinedOffer === offerKey(doc, offers)) return [];
+  return [action("game.acceptDraw", "draw"),
+    button("game.declineDraw", () => declineDraw(doc, offers), { "data-action": "decline-draw" })];
+}
+
+function renderDrawOffer(doc, me) {
+  const box = $("#draw-offer");
+  const offers = doc.status === "playing" ? drawOffers(doc) : [];
+  let text = "";
+  if (offers.includes(me)) text = t("game.drawPending");
+  else if (offers.length > 0 && page.declinedOffer === offerKey(doc, offers)) text = t("game.drawDeclined");
+  else if (offers.length > 0) text = t("game.drawOffered", { who: offers.map(seatName).join(t("result.and")) });
+  box.textContent = text;
+}
+
 function renderMoves(doc) {
+  const isOver = doc.status === "over";
   const list = $("#moves");
-  list.replaceChildren();
-  if (doc.moves.length === 0) list.append(el("li", { class: "muted none" }, t("game.noMoves")));
-  doc.moves.forEach((text, index) => {
-    const ply = index + 1;
-    const item = el("li", { "data-ply": ply }, el("span", { class: "mover" }, ""), text);
-    if (page.replayPly !== null && ply === page.replayPly) item.classList.add("current");
-    if (doc.status === "over") {
-      item.tabIndex = 0;
-      item.setAttribute("role", "button");
-      item.addEventListener("click", () => replayTo(ply));
-      item.addEventListener("keydown", (event) => (event.key === "Enter" ? replayTo(ply) : null));
-    }
-    list.append(item);
+  const focusedPly = document.activeElement?.closest?.("#moves [data-ply]")?.dataset?.ply;
+  fillMoveList(list, doc, page.board, {
+    moverName: (seat) => page.board.moverName?.(seat, doc.players, lang) ?? seatName(seat),
+    current: page.replayPly,
+    onPick: isOver ? (ply) => replayTo(ply) : null,
+    empty: t("game.noMoves"),
   });
-  const replay = $("#replay");
-  replay.hidden = doc.status !== "over";
-  if (doc.status === "over") {
+  $("#replay").hidden = !isOver;
+  if (isOver) {
     const at = page.replayPly ?? doc.moves.length;
     $("#replay-at").textContent = t("game.replayAt", { n: at, total: doc.moves.length });
   }
-  list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
-  if (page.replayPly === null) list.scrollTop = list.scrollHeight;
+  const scroller = $("#moves-scroll");
+  if (focusedPly) list.querySelector(`[data-ply="${focusedPly}"]`)?.focus();
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+  else if (page.replayPly === null) scroller.scrollTop = scroller.scrollHeight;
 }
 
 function renderInvites(doc) {
   const panel = $("#invites-panel");
-  // Open seats: a join link anyone may use (no secret). Seats this browser created for people:
-  // their token link, kept from the creation (see keepInvites).
-  const open = readSeats(doc).filter((seat) => seat.kind === "open")
-    .map((seat) => ({ seat: seat.seat, url: `/play/${encodeURIComponent(page.id)}?join=${seat.seat}` }));
-  const given = page.invites.filter((entry) => entry.seat !== mySeat() && !open.some((o) => o.seat === entry.seat));
-  const shown = [...open, ...given].sort((a, b) => a.seat - b.seat);
+  const shown = linksToHandOut(doc, page.invites, page.held);
   panel.hidden = shown.length === 0 || doc.status === "over";
   const list = $("#invites");
   list.replaceChildren(...shown.map((entry) => {
     const url = new URL(entry.url, location.origin).href;
-    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": t("game.inviteSeat", { who: seatName(entry.seat) }) });
+    const label = t("game.inviteSeat", { who: seatName(entry.seat) });
+    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": label });
     const copy = el("button", { type: "button", onclick: async () => {
       input.select();
       await navigator.clipboard?.writeText(url).catch(() => {});
       copy.textContent = t("game.copied");
     } }, t("game.copy"));
-    return el("li", {}, el("span", {}, t("game.inviteSeat", { who: seatName(entry.seat) })), input, copy);
+    return el("li", { "data-seat": entry.seat }, el("span", {}, label), input, copy);
   }));
+  $("#invites-hint").hidden = !readSeats(doc).some((seat) => seat.kind === "invite");
 }
 
 // ---------------------------------------------------------------- actions
@@ -431,15 +453,15 @@ function wireControls() {
     if (target && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
       clickKey(target.dataset.key);
+    } else if (!(page.doc?.status === "over" && REPLAY_KEYS[event.key])) {
+      handleArrow(board, event); // once the game is over, left and right step the replay instead
     }
   });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") cancelSelection();
-  });
+  document.addEventListener("keydown", onPageKey);
   $("#move-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("#move-text").value.trim();
-    if (text) submitMove(text);
+    if (text) submitMove(typedMove(text, page.doc.legal_moves ?? []));
   });
   $("#legal-select").addEventListener("change", (event) => {
     $("#move-text").value = event.target.value;
@@ -449,6 +471,28 @@ function wireControls() {
   for (const button of document.querySelectorAll("#replay [data-step]")) {
     button.addEventListener("click", () => stepReplay(button.dataset.step));
   }
+}
+
+const REPLAY_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+
+/** Escape drops the selection; once the game is over, the arrow keys step through the replay. */
+function onPageKey(event) {
+  if (event.key === "Escape") cancelSelection();
+  const step = REPLAY_KEYS[event.key];
+  if (!step || event.defaultPrevented || page.doc?.status !== "over") return;
+  if (event.target.closest?.("input, select, textarea, [contenteditable]")) return;
+  event.preventDefault();
+  stepReplay(step);
+}
+
+/**
+ * A typed move as the server knows it: spaces and case are free (`1 B 2` is `1b2`), so the
+ * legal move that reads the same without them is sent; else the text, its spaces collapsed.
+ */
+function typedMove(text, legal) {
+  const squeeze = (value) => value.replace(/\s+/g, "").toLowerCase();
+  const matches = legal.filter((move) => squeeze(move) === squeeze(text));
+  return matches.length === 1 ? matches[0] : text.trim().replace(/\s+/g, " ");
 }
 
 function clickKey(key) {
@@ -491,8 +535,10 @@ function cancelSelection() {
 }
 
 async function submitMove(text) {
-  if (page.busy) return;
+  if (page.busy) return null;
   page.busy = true;
+  // A move built on the board (or its choice buttons) hands the focus back to the board.
+  page.keepBoardFocus = Boolean(document.activeElement?.closest?.("#board, #choices"));
   showMessage("");
   try {
     const doc = await api("POST", `${gamePath(page.id)}/moves${seatQuery()}`, {
@@ -502,7 +548,7 @@ async function submitMove(text) {
     await onDocument(doc, { isReply: true });
     return doc;
   } catch (error) {
-    showMessage(t("error.generic", { message: error.message }));
+    showMessage(errorText(lang, error, { move: text }));
     page.picker.reset();
     render();
     if (error instanceof ApiError && error.status === 409) page.live.refresh().catch(() => {});
@@ -527,9 +573,23 @@ function seatQuery() {
   return seat === null ? "" : `?seat=${seat}`;
 }
 
+/** Resigning takes two clicks: the first asks "Resign this game?". */
+function askResign(asking) {
+  page.askingResign = asking;
+  renderActions(page.doc);
+  $(asking ? "#actions [data-action='keep-playing']" : "#actions [data-action='ask-resign']")?.focus();
+}
+
+/** The server keeps an offer until the next move, which declines it; this reader stops being asked now. */
+function declineDraw(doc, offers) {
+  page.declinedOffer = offerKey(doc, offers);
+  renderActions(page.doc);
+}
+
 async function seatAction(action) {
   const seat = mySeat();
   if (seat === null) return;
+  page.askingResign = false;
   try {
     if (action === "rematch") {
       await rematch(seat);
@@ -539,7 +599,8 @@ async function seatAction(action) {
     if (answer && answer.view !== undefined) await onDocument(answer);
     else await page.live.refresh();
   } catch (error) {
-    showMessage(t("error.generic", { message: error.message }));
+    showMessage(errorText(lang, error));
+    renderActions(page.doc);
   }
 }
 
@@ -562,27 +623,33 @@ async function rematch(seat) {
   if (newId && newId !== page.id) location.assign(`/play/${encodeURIComponent(newId)}`);
 }
 
+/** A chosen name goes with a join; without one the server names the seat "Guest n" (shown translated). */
+function joinBody() {
+  const name = localStorage.getItem("ludotheque.name");
+  return name ? { name } : {};
+}
+
 async function joinSeat(seat) {
-  const name = localStorage.getItem("ludotheque.name") || (lang === "fr" ? "Invité" : "Guest");
   try {
-    await api("POST", `${gamePath(page.id)}/seats/${seat}/join?cookie=1`, { body: { name } });
+    await api("POST", `${gamePath(page.id)}/seats/${seat}/join?cookie=1`, { body: joinBody() });
     page.held.add(seat);
     page.live.connect(seat);
   } catch (error) {
-    showMessage(t("error.generic", { message: error.message }));
+    showMessage(errorText(lang, error));
   }
 }
 
+/** The record exactly as the server wrote it: decoding it would round seeds of old games. */
 async function exportRecord() {
   try {
-    const record = await api("GET", `${gamePath(page.id)}/record${seatQuery()}`);
-    const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+    const record = await apiText("GET", `${gamePath(page.id)}/record${seatQuery()}`);
+    const blob = new Blob([record], { type: "application/json" });
     const link = el("a", { href: URL.createObjectURL(blob), download: `${page.doc.game}-${page.id}.json` });
     document.body.append(link);
     link.click();
     link.remove();
   } catch (error) {
-    showMessage(t("error.generic", { message: error.message }));
+    showMessage(errorText(lang, error));
   }
 }
 

@@ -5,7 +5,7 @@
 
 import { api, gamePath, inviteHandoff } from "./api.js";
 import { el } from "./dom.js";
-import { currentLanguage, pick, translatePage } from "./i18n.js";
+import { currentLanguage, errorText, nameOf, pick, translatePage } from "./i18n.js";
 
 const lang = currentLanguage();
 const t = translatePage(lang);
@@ -19,7 +19,7 @@ async function init() {
     const answer = await api("GET", "/api/catalog");
     catalog = Array.isArray(answer) ? answer : answer.games ?? [];
   } catch (error) {
-    $("#create-message").textContent = t("error.generic", { message: error.message });
+    $("#create-message").textContent = errorText(lang, error);
   }
   fillCards();
   fillGameChoice();
@@ -49,8 +49,9 @@ function fillGameChoice() {
   if (catalog.length > 0) {
     select.replaceChildren(...catalog.map((entry) => el("option", { value: entry.id }, pick(entry.title, lang))));
   }
-  const asked = new URLSearchParams(location.search).get("game");
-  if (asked && [...select.options].some((option) => option.value === asked)) select.value = asked;
+  // The form opens on Pylos (the simplest to learn) unless a game card asked for another.
+  const asked = new URLSearchParams(location.search).get("game") ?? "pylos";
+  if ([...select.options].some((option) => option.value === asked)) select.value = asked;
   fillGameOptions();
 }
 
@@ -64,7 +65,7 @@ function fillGameOptions() {
   const variants = entry?.variants ?? ["standard"];
   const counts = entry?.player_counts ?? entry?.players ?? [2];
   $("#form-variant").replaceChildren(...variants.map((name) =>
-    el("option", { value: name, selected: name === entry?.default_variant }, name)));
+    el("option", { value: name, selected: name === entry?.default_variant }, nameOf(t, "variant", name))));
   $("#form-players").replaceChildren(...counts.map((count) =>
     el("option", { value: count, selected: count === entry?.default_players }, String(count))));
   fillSeats();
@@ -78,8 +79,10 @@ function fillSeats() {
   for (let seat = 0; seat < players; seat += 1) {
     const options = [
       el("option", { value: "human" }, t("form.human")),
+      el("option", { value: "invite" }, t("form.invite")),
       el("option", { value: "open" }, t("form.open")),
-      ...botLevels(entry).map((level) => el("option", { value: `bot:${level}` }, `${t("form.bot")} — ${level}`)),
+      ...botLevels(entry).map((level) =>
+        el("option", { value: `bot:${level}` }, `${t("form.bot")} — ${nameOf(t, "level", level)}`)),
     ];
     const select = el("select", { name: `seat${seat}`, "data-seat": seat }, ...options);
     // A sensible default: me against the computer.
@@ -105,7 +108,7 @@ function wireForm() {
     try {
       await createGame(form);
     } catch (error) {
-      $("#create-message").textContent = t("error.generic", { message: error.message });
+      $("#create-message").textContent = errorText(lang, error);
       button.disabled = false;
     }
   });
@@ -127,8 +130,9 @@ async function createGame(form) {
   const created = await api("POST", "/api/games?cookie=1", {
     body: { game: form.elements.game.value, variant: form.elements.variant.value, players, seats, clock: readClock(form) },
   });
-  // The token links of the human seats, to hand out from the game page (never stored here).
-  inviteHandoff.give(created.id, (created.seats ?? []).filter((entry) => entry.token && entry.url)
+  // The invite links of the friends' seats, to hand out from the game page (never stored
+  // here). The creator holds no token for them: the first browser that opens one gets it.
+  inviteHandoff.give(created.id, (created.seats ?? []).filter((entry) => entry.kind === "invite" && entry.url)
     .map((entry) => ({ seat: entry.seat, url: entry.url })));
   location.assign(`/play/${encodeURIComponent(created.id)}`);
 }
@@ -164,7 +168,7 @@ function fillList(list, games, isOpen) {
     const title = entry ? pick(entry.title, lang) : game.game;
     const item = el("li", { "data-id": game.id },
       el("img", { src: `/static/img/${encodeURIComponent(game.game)}.svg`, alt: "", width: 40, height: 30 }),
-      el("span", { class: "what" }, `${title} · ${game.variant ?? ""} · ${game.players ?? ""}`),
+      el("span", { class: "what" }, `${title} · ${nameOf(t, "variant", game.variant ?? "standard")} · ${t("lobby.players", { n: game.players ?? "?" })}`),
       el("a", { href: `/play/${encodeURIComponent(game.id)}`, class: "watch" }, t("lobby.watch")));
     if (isOpen) {
       for (const seat of openSeatsOf(game)) {
@@ -176,8 +180,13 @@ function fillList(list, games, isOpen) {
   }));
 }
 
+/** Join an open seat; without a chosen name the server names it "Guest n" (each page translates it). */
 async function join(gameId, seat) {
-  const name = localStorage.getItem("ludotheque.name") || (lang === "fr" ? "Invité" : "Guest");
-  await api("POST", `${gamePath(gameId)}/seats/${seat}/join?cookie=1`, { body: { name } });
-  location.assign(`/play/${encodeURIComponent(gameId)}`);
+  const name = localStorage.getItem("ludotheque.name");
+  try {
+    await api("POST", `${gamePath(gameId)}/seats/${seat}/join?cookie=1`, { body: name ? { name } : {} });
+    location.assign(`/play/${encodeURIComponent(gameId)}`);
+  } catch (error) {
+    $("#create-message").textContent = errorText(lang, error);
+  }
 }

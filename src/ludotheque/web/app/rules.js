@@ -29,9 +29,30 @@ async function load() {
     document.querySelector("#rules-play").href = `/?game=${encodeURIComponent(gameId)}#new-game`;
     // The server renders the project's own RULES.md (trusted text, not user input) with markdown-it.
     body.innerHTML = rules.html;
+    raiseHeadings(body, 2);
+    // Board diagrams keep their lines and scroll sideways on a narrow screen: by keyboard too.
+    for (const diagram of body.querySelectorAll("pre")) diagram.tabIndex = 0;
     document.querySelector(`#rules-${CSS.escape(gameId)}`)?.setAttribute("aria-current", "page");
   } catch (error) {
     body.textContent = t("error.generic", { message: error.message });
   }
   document.body.dataset.ready = "true";
+}
+
+/**
+ * The rules' sections are `###` in RULES.md (under the file's `#` and the language's `##`);
+ * under this page's `<h1>` they become `<h2>`, their subsections `<h3>`..., so that no heading
+ * level is skipped.
+ */
+function raiseHeadings(container, top) {
+  const headings = [...container.querySelectorAll("h1, h2, h3, h4, h5, h6")];
+  if (headings.length === 0) return;
+  const shift = Math.min(...headings.map((heading) => Number(heading.tagName[1]))) - top;
+  if (shift <= 0) return;
+  for (const heading of headings) {
+    const raised = document.createElement(`h${Number(heading.tagName[1]) - shift}`);
+    raised.append(...heading.childNodes);
+    for (const { name, value } of heading.attributes) raised.setAttribute(name, value);
+    heading.replaceWith(raised);
+  }
 }

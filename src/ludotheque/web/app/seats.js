@@ -4,7 +4,11 @@
  * or `["human", "bot:easy", ...]`.
  */
 
-/** `{seat, kind: "human"|"open"|"bot", level, name}` for each seat of `doc`. */
+/**
+ * `{seat, kind, level, name}` for each seat of `doc`; `kind` is `human`, `open` (anyone may take
+ * it), `invite` (kept for whoever opens the creator's invite link), `reserved` (a rematch seat
+ * kept for a player of the previous game) or `bot`.
+ */
 export function readSeats(doc) {
   const raw = Array.isArray(doc.seats) ? doc.seats : [];
   const seats = [];
@@ -28,7 +32,21 @@ function normalise(seat, entry) {
 function fromKind(seat, kind, name) {
   if (kind.startsWith("bot")) return { seat, kind: "bot", level: kind.split(":")[1] ?? null, name };
   if (kind === "open" || kind === "waiting") return { seat, kind: "open", level: null, name };
+  if (kind === "invite" || kind === "reserved") return { seat, kind, level: null, name };
   return { seat, kind: "human", level: null, name };
+}
+
+/** Whether a seat of `doc` is a bot's (no draw is offered to a bot, a takeback is offered against one). */
+export function hasBot(doc) {
+  return readSeats(doc).some((seat) => seat.kind === "bot");
+}
+
+/** Every seat that offers a draw (the server's `draw_offer` list), in seat order. */
+export function drawOffers(doc) {
+  const offer = doc.draw_offer ?? doc.draw_offered_by ?? doc.draw ?? null;
+  if (Array.isArray(offer)) return offer.filter((seat) => typeof seat === "number");
+  const one = drawOffer(doc);
+  return one === null ? [] : [one];
 }
 
 /** The seat that offers a draw, or null. */

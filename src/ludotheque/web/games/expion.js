@@ -59,6 +59,19 @@ export function seatBadge(seat, players, lang) {
   return [...campsOf(seat, players)].map((camp) => w.letters[camp]).join("");
 }
 
+/** In the move list, a seat by its camps' letters (four camps to a line). */
+export const moverName = seatBadge;
+
+/**
+ * Who made each move, when the server does not say: the camps in turn order (North, East,
+ * South, West). Exact until a camp is skipped (an eliminated player, a camp with no move).
+ */
+export function movers(moves, players) {
+  const holderOf = Object.fromEntries((SEATING[players] ?? SEATING[4])
+    .flatMap((camps, seat) => [...camps].map((camp) => [camp, seat])));
+  return moves.map((_, index) => holderOf["NESW"[index % 4]]);
+}
+
 export function paths(text) {
   const [from, to] = text.split("-");
   return [[from, `-${to}`]];

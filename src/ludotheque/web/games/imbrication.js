@@ -60,6 +60,28 @@ export function seatName(seat, players, lang) {
   return words(lang).seats[seat] ?? `#${seat + 1}`;
 }
 
+/**
+ * Who made each move: turns alternate strictly, Light first; a tile action (`d4-d7`, `d4xf6`)
+ * is the second move of the turn whose placement comes just before it.
+ */
+export function movers(moves) {
+  const found = [];
+  moves.forEach((text, index) => {
+    const isAction = /[-x]/.test(text);
+    found.push(index === 0 ? 0 : isAction ? found[index - 1] : 1 - found[index - 1]);
+  });
+  return found;
+}
+
+/** The scores in words: each side's territory cells (every ending compares territory first). */
+export function scoreText(result, lang) {
+  const w = words(lang);
+  const scores = result.scores ?? [];
+  // Equal scores say nothing the reason does not (a tie broken by pieces, a draw).
+  if (scores.length !== 2 || scores[0] === scores[1]) return null;
+  return scores.map((score, seat) => `${w.seats[seat]} ${score}`).join(", ");
+}
+
 /** `d4xf6xd8` -> `["d4", "xf6", "xd8"]`; `d4-d7` -> `["d4", "-d7"]`; `d4` -> `["d4"]`. */
 export function paths(text) {
   const tokens = text.match(/^[a-h][1-8]|[-x][a-h][1-8]/g) ?? [text];

@@ -12,13 +12,14 @@
  */
 
 import { svg } from "../app/dom.js";
-import { boardRoot, cellOfToken, label, mark, ring } from "../app/boardkit.js";
+import { boardRoot, cellOfToken, label, mark, squareRing } from "../app/boardkit.js";
 
 export const id = "plimil";
 export const hasMemoryMode = true;
 
 const C = 64;
-const PAD = 30;
+// Wide enough that the disc (radius 4.35 cells) leaves the rank numbers and file letters clear.
+const PAD = 50;
 const FILES = "abcdefgh";
 const COLOURS = { B: "#0072B2", R: "#D55E00", N: "#F0E442" };
 const TEXT_ON = { B: "#ffffff", R: "#ffffff", N: "#2b2118" };
@@ -40,7 +41,7 @@ const WORDS = {
     ccw: "tourner le plateau (sens antihoraire)", pass: "passer", counts: "Blocs bleus · rouges · neutres",
     quiet: "Coups sans changement de couleur", repetitions: "Répétitions", rotation: "Quarts de tour du plateau",
     setup: "Préparation", hand: "Billes restantes (B · R · N)", flips: "retourné", board: "Plateau de Plimil",
-    stemsOf: "tiges de", builds: "bloc", next: "à préparer",
+    stemsToPlant: "tiges à planter", builds: "bloc à construire en", blocks: "blocs :",
   },
   en: {
     seats: ["Blue", "Red"], colours: { B: "blue", R: "red", N: "neutral" }, stem: { S: "short stem", T: "tall stem" },
@@ -49,7 +50,7 @@ const WORDS = {
     ccw: "turn the board anticlockwise", pass: "pass", counts: "Blocks blue · red · neutral",
     quiet: "Moves without a colour change", repetitions: "Repetitions", rotation: "Quarter turns of the board",
     setup: "Setup", hand: "Balls left (B · R · N)", flips: "turned over", board: "Plimil board",
-    stemsOf: "stems of", builds: "block", next: "to set up",
+    stemsToPlant: "stems to plant", builds: "block to build on", blocks: "blocks:",
   },
 };
 const words = (lang) => WORDS[lang] || WORDS.en;
@@ -60,6 +61,34 @@ export function seatName(seat, players, lang) {
 
 export function seatBadge(seat) {
   return ["B", "R"][seat] ?? String(seat + 1);
+}
+
+const isSetupMove = (text) => text.startsWith("stems") || text.startsWith("block");
+
+/**
+ * Who made each move: Blue's setup moves, then Red's (each starts with its `stems` move), then
+ * play moves alternating, Blue first.
+ */
+export function movers(moves) {
+  let stems = 0;
+  let played = 0;
+  return moves.map((text) => {
+    if (isSetupMove(text)) {
+      if (text.startsWith("stems")) stems += 1;
+      return stems <= 1 ? 0 : 1;
+    }
+    played += 1;
+    return (played - 1) % 2;
+  });
+}
+
+/** The scores in words: how many blocks show each player's colour. */
+export function scoreText(result, lang) {
+  const w = words(lang);
+  const scores = result.scores ?? [];
+  // Equal scores say nothing the reason does not (a tie broken by pieces, a draw).
+  if (scores.length !== 2 || scores[0] === scores[1]) return null;
+  return `${w.blocks} ${scores.map((score, seat) => `${w.seats[seat]} ${score}`).join(", ")}`;
 }
 
 /** The cells a player plants, in board order (the order of the `stems` letters). */
@@ -133,8 +162,8 @@ export function render(view, marks, lang) {
   const setup = pendingSetup(view, marks.tokens);
   for (const entry of view.board) root.append(cellElement(view, entry, setup, marks, w));
   for (let i = 0; i < 8; i += 1) {
-    root.append(label(PAD + i * C + C / 2, size - 10, FILES[i], "coord", 12));
-    root.append(label(12, PAD + (7 - i) * C + C / 2, String(i + 1), "coord", 12));
+    root.append(label(PAD + i * C + C / 2, size - 12, FILES[i], "coord", 13));
+    root.append(label(14, PAD + (7 - i) * C + C / 2, String(i + 1), "coord", 13));
   }
   return root;
 }
@@ -167,9 +196,10 @@ function cellElement(view, entry, setup, marks, w) {
     text += w.empty;
   }
   text += `; ${stem ? w.stem[stem] : w.unknownStem}`;
-  const extra = ring(x + C / 2, y + C / 2, C * 0.46, marks, name);
+  // Square rings along the cell's edge: nothing drawn on the cell (letters, balls) is crossed.
+  const extra = squareRing(x, y, C, marks, name);
   if (extra) group.append(extra);
-  if (setup.cell === name) group.append(ring(x + C / 2, y + C / 2, C * 0.46, { ...marks, chosenKeys: new Set([name]) }, name));
+  if (setup.cell === name) group.append(squareRing(x, y, C, { ...marks, chosenKeys: new Set([name]) }, name));
   return mark(group, name, text, marks);
 }
 
@@ -200,7 +230,7 @@ function ballColumn(x, y, balls, stem) {
   // Top slot drawn highest.
   [2, 1, 0].forEach((slot, row) => {
     const ball = balls[slot];
-    const cx = x + 53;
+    const cx = x + 52;
     const cy = y + 12 + row * 14;
     group.append(svg("circle", { cx, cy, r: 6, fill: ball ? COLOURS[ball] : "#ffffff", class: `ball${slot === window ? " window" : ""}${ball ? "" : " unknown"}` }));
     group.append(label(cx, cy + 0.5, ball ?? "?", "ball-letter", 8));
@@ -223,7 +253,8 @@ export function facts(view, lang) {
     { label: w.rotation, value: String(view.rotation ?? 0) },
   ];
   if (view.setup) {
-    list.push({ label: w.setup, value: `${w.seats[view.setup.player]} — ${view.setup.next === "stems" ? w.stemsOf : w.builds} ${view.setup.cell ?? ""}` });
+    const step = view.setup.next === "stems" || !view.setup.cell ? w.stemsToPlant : `${w.builds} ${view.setup.cell}`;
+    list.push({ label: w.setup, value: `${w.seats[view.setup.player]} — ${step}` });
   }
   const hand = typeof view.viewer === "number" ? view.hands?.[view.viewer] : null;
   if (hand) list.push({ label: w.hand, value: hand.join(" · ") });

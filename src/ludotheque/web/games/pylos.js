@@ -16,25 +16,51 @@ const SIZES = [4, 3, 2, 1];
 const FILES = "abcd";
 const D = 64; // diameter of a ball in the main view
 const PAD = 18;
+const LEFT = 22; // room for the rank numbers, left of the plate
 const MAIN = 4 * D + 2 * PAD;
+const FILES_Y = MAIN + 12; // the file letters, under the plate
 const SMALL = 20;
-const SIDE_X = MAIN + 24;
+const SIDE_X = LEFT + MAIN + 24;
 const WIDTH = SIDE_X + 4 * SMALL + 26;
-const HEIGHT = MAIN + 70;
+const RESERVES_Y = MAIN + 36;
+const HEIGHT = RESERVES_Y + 62;
 
 const WORDS = {
   fr: { seats: ["Clair", "Foncé"], ball: ["bille claire", "bille foncée"], free: "libre",
-    empty: "case libre", level: "Niveau", reserve: "Réserve", remove: "retirer", to: "vers",
-    repetitions: "Répétitions de la position", board: "Pyramide de Pylos" },
+    empty: "case libre", level: "Niveau", reserve: "Réserve", remove: "reprendre", to: "vers",
+    repetitions: "Répétitions de la position", board: "Pyramide de Pylos",
+    start: "Cliquez une case en surbrillance pour y poser une bille de votre réserve, ou une de vos billes libres pour la monter.",
+    raise: "Cliquez la case plus haute où monter cette bille (ou la bille de nouveau pour annuler).",
+    square: "Carré formé : reprenez une ou deux de vos billes libres (celle que vous venez de jouer compte) — cliquez la première.",
+    second: "Vous pouvez reprendre une deuxième bille, ou vous arrêter là." },
   en: { seats: ["Light", "Dark"], ball: ["light ball", "dark ball"], free: "free",
     empty: "empty cell", level: "Level", reserve: "Reserve", remove: "take back", to: "to",
-    repetitions: "Position repetitions", board: "Pylos pyramid" },
+    repetitions: "Position repetitions", board: "Pylos pyramid",
+    start: "Click a highlighted cell to place a ball from your reserve there, or one of your free balls to raise it.",
+    raise: "Click the higher cell this ball goes up to (or the ball again to cancel).",
+    square: "Square made: take back one or two of your free balls (the one just played counts) — click the first.",
+    second: "You may take back a second ball, or stop here." },
 };
 
 const words = (lang) => WORDS[lang] || WORDS.en;
 
 export function seatName(seat, players, lang) {
   return words(lang).seats[seat] ?? `#${seat + 1}`;
+}
+
+/** Who made each move: the players alternate, Light first (a square's take-backs are part of the move). */
+export function movers(moves) {
+  return moves.map((_, index) => index % 2);
+}
+
+/** What the current step asks, in words: after a square, to take back one or two balls. */
+export function prompt(view, chosen, { next = [], lang = "en" } = {}) {
+  const w = words(lang);
+  const removals = chosen.filter((token) => token.startsWith("x")).length;
+  const offersRemoval = next.some((choice) => choice.token.startsWith("x"));
+  if (offersRemoval) return removals === 0 ? w.square : w.second;
+  if (chosen.length === 1 && next.some((choice) => choice.token.startsWith("-"))) return w.raise;
+  return chosen.length === 0 ? w.start : null;
 }
 
 function order(cell) {
@@ -77,7 +103,7 @@ function position(cell) {
   const file = FILES.indexOf(cell[1]);
   const rank = Number(cell.slice(2)) - 1;
   const shift = (level - 1) / 2;
-  return { level, x: PAD + (file + shift + 0.5) * D, y: PAD + (4 - (rank + shift) - 0.5) * D };
+  return { level, x: LEFT + PAD + (file + shift + 0.5) * D, y: PAD + (4 - (rank + shift) - 0.5) * D };
 }
 
 function allCells() {
@@ -137,7 +163,8 @@ export function render(view, marks, lang) {
   const w = words(lang);
   const root = boardRoot(WIDTH, HEIGHT, w.board);
   root.append(defs());
-  root.append(svg("rect", { x: 2, y: 2, width: MAIN - 4, height: MAIN - 4, rx: 18, class: "pylos-plate" }));
+  root.append(svg("rect", { x: LEFT + 2, y: 2, width: MAIN - 4, height: MAIN - 4, rx: 18, class: "pylos-plate" }));
+  root.append(coordinates());
   const cells = pendingCells(view, marks.tokens);
   const available = new Set(view.available);
   const free = new Set(view.free);
@@ -165,6 +192,17 @@ export function render(view, marks, lang) {
   root.append(explodedLevels(cells, marks, w));
   root.append(reserves(view, w));
   return root;
+}
+
+/** Files a–d under the plate and ranks 1–4 beside it, at the level-1 cells (the notation's). */
+function coordinates() {
+  const group = svg("g", { class: "coords", "aria-hidden": "true" });
+  for (let i = 0; i < 4; i += 1) {
+    const { x } = position(`1${FILES[i]}1`);
+    const { y } = position(`1a${i + 1}`);
+    group.append(label(x, FILES_Y, FILES[i], "coord", 13), label(LEFT / 2, y, String(i + 1), "coord", 13));
+  }
+  return group;
 }
 
 function explodedLevels(cells, marks, w) {
@@ -201,11 +239,11 @@ function explodedLevels(cells, marks, w) {
 function reserves(view, w) {
   const group = svg("g", { class: "pylos-reserves" });
   view.reserves.forEach((count, seat) => {
-    const y = MAIN + 20 + seat * 26;
-    group.append(svg("text", { x: PAD, y: y + 4, class: "caption", "dominant-baseline": "middle" },
+    const y = RESERVES_Y + seat * 26;
+    group.append(svg("text", { x: LEFT + PAD, y: y + 4, class: "caption", "dominant-baseline": "middle" },
       `${w.seats[seat]} — ${w.reserve} ${count}`));
     for (let i = 0; i < 15; i += 1) {
-      group.append(svg("circle", { cx: PAD + 150 + i * 14, cy: y + 3, r: 5.5,
+      group.append(svg("circle", { cx: LEFT + PAD + 150 + i * 14, cy: y + 3, r: 5.5,
         class: i < count ? (seat === 0 ? "pylos-light" : "pylos-dark") : "pylos-mini-empty" }));
     }
   });
