@@ -34,15 +34,17 @@ def test_a_draw_declined_then_offered_again_and_accepted_then_a_rematch(new_cont
     expect(alice.locator("#draw-offer")).to_contain_text("You offer a draw")
     expect(alice.locator("#actions [data-action='draw']")).to_have_count(0)
     expect(bob.locator("#actions [data-action='draw']")).to_have_text("Accept the draw")
-    # Bob declines: he is no longer asked, and nothing in his page would accept it by mistake.
+    # Bob declines: the offer is withdrawn on the server, for both pages.
     bob.click("#actions [data-action='decline-draw']")
-    expect(bob.locator("#draw-offer")).to_have_text("You declined the draw.")
-    expect(bob.locator("#actions [data-action='draw']")).to_have_count(0)
-    assert document(api, game_id)["status"] == "playing"
-    # His move ends the offer for both; Light offers again and Dark accepts.
-    bob.click("#board [data-key='1d4'].target")
     expect(alice.locator("#draw-offer")).to_have_text("")
+    expect(bob.locator("#draw-offer")).to_have_text("")
+    expect(bob.locator("#actions [data-action='draw']")).to_have_text("Offer a draw")
     expect(alice.locator("#actions [data-action='draw']")).to_have_text("Offer a draw")
+    declined = document(api, game_id)
+    assert declined["status"] == "playing" and declined["draw_offer"] == []
+    # Bob moves; Light offers again and Dark accepts.
+    bob.click("#board [data-key='1d4'].target")
+    expect(alice.locator("#moves [data-ply='2']")).to_have_text("1d4")
     alice.click("#actions [data-action='draw']")
     expect(bob.locator("#actions [data-action='draw']")).to_have_text("Accept the draw")
     bob.click("#actions [data-action='draw']")

@@ -153,6 +153,28 @@ def test_a_move_declines_a_draw_offer(client: TestClient) -> None:
     assert move(client, created["id"], light, "1a1").json()["draw_offer"] == []
 
 
+def test_a_draw_offer_is_declined_for_everyone(client: TestClient) -> None:
+    created = create(client)
+    light, dark = tokens(created)
+    base = f"/api/games/{created['id']}/seats"
+    # Nothing to decline yet, and an offer cannot be declined by the seat that made it.
+    nothing = client.post(f"{base}/1/draw/decline", headers=bearer(dark))
+    assert nothing.status_code == 409 and nothing.json()["code"] == "draw_refused"
+    client.post(f"{base}/0/draw", headers=bearer(light))
+    assert client.post(f"{base}/0/draw/decline", headers=bearer(light)).status_code == 409
+    declined = client.post(f"{base}/1/draw/decline", headers=bearer(dark)).json()
+    assert declined["draw_offer"] == [] and declined["status"] == "playing"
+    # Light may offer again; the decline did not use up the offer.
+    assert client.post(f"{base}/0/draw", headers=bearer(light)).json()["draw_offer"] == [0]
+
+
+def test_the_document_names_the_mover_of_each_move(client: TestClient) -> None:
+    created = create(client)
+    light, dark = tokens(created)
+    move(client, created["id"], light, "1a1")
+    assert move(client, created["id"], dark, "1b1").json()["movers"] == [0, 1]
+
+
 def test_takeback_needs_a_game_against_bots(client: TestClient) -> None:
     created = create(client)
     light = tokens(created)[0]

@@ -51,6 +51,9 @@ def test_moves_and_actions_over_the_socket(client: TestClient, game: dict[str, A
         dark_socket.send_json({"type": "draw"})
         assert light_socket.receive_json()["draw_offer"] == [1]
         dark_socket.receive_json()
+        light_socket.send_json({"type": "decline_draw"})
+        assert dark_socket.receive_json()["draw_offer"] == []
+        light_socket.receive_json()
         dark_socket.send_json({"type": "resign"})
         assert light_socket.receive_json()["result"]["winners"] == [0]
 

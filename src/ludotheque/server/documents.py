@@ -33,6 +33,8 @@ def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: In
         "status": snap.status,
         "result": snap.result.to_json() if snap.result else None,
         "moves": [game.mask_move_text(t, m, reader) for t, m in zip(snap.moves, snap.movers, strict=True)],
+        # Who made each move: the pages name the mover and group a player's turn by it.
+        "movers": list(snap.movers),
         "view": state.view(reader),
         "legal_moves": [str(m) for m in state.legal_moves()]
         if reader is not None and reader == to_move

@@ -47,7 +47,7 @@ from .schemas import (
     parse_json,
     validate,
 )
-from .sessions import claim_invite, join, offer_draw, play, resign, take_back
+from .sessions import claim_invite, decline_draw, join, offer_draw, play, resign, take_back
 from .throttle import CreationThrottle, client_address, owner_of
 
 
@@ -273,6 +273,13 @@ async def resign_seat(request: Request, game_id: str, seat: int) -> dict[str, An
 async def draw_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
     snap = await hub_of(request).change(session, lambda s, now: offer_draw(s, seat, now))
+    return game_document(session.meta, snap, seat, Instant.now())
+
+
+@router.post("/games/{game_id}/seats/{seat}/draw/decline")
+async def decline_draw_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
+    session = await _seat_holder(request, game_id, seat)
+    snap = await hub_of(request).change(session, lambda s, now: decline_draw(s, seat, now))
     return game_document(session.meta, snap, seat, Instant.now())
 
 

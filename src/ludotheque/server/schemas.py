@@ -4,10 +4,10 @@ Invalid input is refused with a clear reason, never patched up (STYLE.md §8).
 
 >>> parse_ws_message('{"type": "move", "move": "1a1"}')
 MoveMessage(type='move', move='1a1', ply=None)
->>> parse_ws_message('{"type": "dance"}')
+>>> parse_ws_message('{"type": "dance"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ludotheque.server.errors.ApiError: unknown message type 'dance' (expected move, resign, draw, takeback, ping)
+ludotheque.server.errors.ApiError: unknown message type 'dance' (expected move, resign, draw, ...
 >>> parse_json("[" * 30_000)
 Traceback (most recent call last):
 ...
@@ -91,6 +91,10 @@ class DrawMessage(_Strict):
     type: Literal["draw"]
 
 
+class DeclineDrawMessage(_Strict):
+    type: Literal["decline_draw"]
+
+
 class TakebackMessage(_Strict):
     type: Literal["takeback"]
 
@@ -100,10 +104,10 @@ class PingMessage(_Strict):
 
 
 WsMessage = Annotated[
-    MoveMessage | ResignMessage | DrawMessage | TakebackMessage | PingMessage,
+    MoveMessage | ResignMessage | DrawMessage | DeclineDrawMessage | TakebackMessage | PingMessage,
     Field(discriminator="type"),
 ]
-_WS_TYPES = ("move", "resign", "draw", "takeback", "ping")
+_WS_TYPES = ("move", "resign", "draw", "decline_draw", "takeback", "ping")
 _ws_adapter: TypeAdapter[WsMessage] = TypeAdapter(WsMessage)
 
 Model = TypeVar("Model", bound=BaseModel)

@@ -214,6 +214,14 @@ def offer_draw(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
     return replace(snap, draw_offer=agreed)
 
 
+def decline_draw(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
+    """Decline the pending draw offer of the other seats: it is withdrawn for everyone."""
+    _require_playing(snap)
+    if not snap.draw_offer - {seat}:
+        raise ApiError(409, "no draw offer to decline", "draw_refused")
+    return replace(snap, draw_offer=frozenset())
+
+
 def takeback_point(snap: Snapshot, seat: Player) -> int:
     """How many moves remain after ``seat``'s takeback: its last move and every bot reply after
     it go. Raises ``ApiError`` (409 ``takeback_refused``) when there is none to take.

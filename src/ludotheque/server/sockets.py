@@ -30,6 +30,7 @@ from .hub import GameSession, Hub, Operation
 from .identity import Credentials, check_socket_origin, reading_seat
 from .rooms import Connection, encode
 from .schemas import (
+    DeclineDrawMessage,
     DrawMessage,
     MoveMessage,
     PingMessage,
@@ -38,7 +39,7 @@ from .schemas import (
     WsMessage,
     parse_ws_message,
 )
-from .sessions import Snapshot, offer_draw, play, resign, take_back
+from .sessions import Snapshot, decline_draw, offer_draw, play, resign, take_back
 
 log = logging.getLogger("ludotheque.server")
 router = APIRouter()
@@ -130,6 +131,8 @@ def _operation(message: WsMessage, seat: Player) -> Operation:
             return resign(snap, seat, now)
         if isinstance(message, DrawMessage):
             return offer_draw(snap, seat, now)
+        if isinstance(message, DeclineDrawMessage):
+            return decline_draw(snap, seat, now)
         assert isinstance(message, TakebackMessage)
         return take_back(snap, seat, now)
 

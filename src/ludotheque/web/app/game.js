@@ -38,7 +38,6 @@ const page = {
   viewsByPly: new Map(),
   busy: false,
   askingResign: false, // the resign button was pressed once: the page asks to confirm
-  declinedOffer: null, // the draw offer (see offerKey) this reader declined
   focusKey: null, // the board cell the keyboard last visited
   keepBoardFocus: false, // a move chosen on the board: the focus goes back to it afterwards
 };
@@ -349,11 +348,6 @@ function renderFacts(doc) {
   $("#facts").replaceChildren(...facts.flatMap(({ label, value }) => [el("dt", {}, label), el("dd", {}, value)]));
 }
 
-/** One draw offer, as this page knows it: the offering seats at this ply. */
-function offerKey(doc, offers) {
-  return `${doc.moves.length}:${offers.join(",")}`;
-}
-
 function renderActions(doc) {
   const actions = $("#actions");
   actions.replaceChildren();
@@ -383,10 +377,8 @@ function drawButtons(doc, me, action, button) {
   const offers = drawOffers(doc);
   if (offers.includes(me)) return [];
   if (offers.length === 0) return [action("game.offerDraw", "draw")];
-  // Offering now would accept; after declining, nothing is offered until the offer lapses.
-  if (page.declinedOffer === offerKey(doc, offers)) return [];
   return [action("game.acceptDraw", "draw"),
-    button("game.declineDraw", () => declineDraw(doc, offers), { "data-action": "decline-draw" })];
+    button("game.declineDraw", () => seatAction("draw/decline"), { "data-action": "decline-draw" })];
 }
 
 function renderDrawOffer(doc, me) {
@@ -394,7 +386,6 @@ function renderDrawOffer(doc, me) {
   const offers = doc.status === "playing" ? drawOffers(doc) : [];
   let text = "";
   if (offers.includes(me)) text = t("game.drawPending");
-  else if (offers.length > 0 && page.declinedOffer === offerKey(doc, offers)) text = t("game.drawDeclined");
   else if (offers.length > 0) text = t("game.drawOffered", { who: offers.map(seatName).join(t("result.and")) });
   box.textContent = text;
 }
@@ -578,12 +569,6 @@ function askResign(asking) {
   page.askingResign = asking;
   renderActions(page.doc);
   $(asking ? "#actions [data-action='keep-playing']" : "#actions [data-action='ask-resign']")?.focus();
-}
-
-/** The server keeps an offer until the next move, which declines it; this reader stops being asked now. */
-function declineDraw(doc, offers) {
-  page.declinedOffer = offerKey(doc, offers);
-  renderActions(page.doc);
 }
 
 async function seatAction(action) {
