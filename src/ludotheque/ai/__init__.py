@@ -20,17 +20,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.contract import Game
+from ..core.contract import Game, LevelSpec
 from .alphabeta import AlphaBetaBot
 from .base import Analysis, Bot, Evaluator, Progress
 from .evaluators import evaluator_for, gain_detector_for, has_evaluator, heuristic_values, rollout_values
 from .levels import (
     ALGORITHMS,
     BOT_NAMES,
+    KIND_LEVELS,
     LEVEL_ALIASES,
     LEVEL_NAMES,
-    LEVELS,
-    LevelSpec,
     canonical_level,
     describe,
     kind_of,
@@ -96,7 +95,7 @@ def from_spec(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
 
 __all__ = [
     "ALGORITHMS",
-    "LEVELS",
+    "KIND_LEVELS",
     "LEVEL_ALIASES",
     "LEVEL_NAMES",
     "NAMES",

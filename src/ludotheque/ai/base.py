@@ -21,11 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.contract import Evaluator as ContractEvaluator
 from ..core.contract import Game, Player, State
 
 Progress = Callable[[float], None]
 # An evaluator scores a full state for one player, in [-1, 1] (DESIGN.md: games/<id>/evaluate.py).
-Evaluator = Callable[[State, Player], float]
+Evaluator = ContractEvaluator
 
 # Mixes the bot's seed with the ply: a large odd multiplier keeps (seed, ply) pairs apart.
 _SEED_MIX = 0x9E3779B97F4A7C15

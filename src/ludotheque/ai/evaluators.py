@@ -1,7 +1,7 @@
 """Evaluators, found by game id, and the keys that identify positions during a search.
 
-Each game's evaluator is ``ludotheque.games.<id>.evaluate.evaluate(state, player)`` (DESIGN.md);
-it is looked up by module name, so bots never import a game's internals.
+Each game declares its evaluator, ``games/<id>/evaluate.py``'s ``evaluate(state, player)``
+(DESIGN.md), in its ``GameInfo``: bots find it through the registry and never import a game.
 
 >>> import ludotheque
 >>> game = ludotheque.load("pylos")
@@ -14,11 +14,9 @@ True
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections.abc import Callable
-from types import ModuleType
 
 from ..core.contract import Game, State
 from .base import Evaluator, terminal_values
@@ -28,34 +26,24 @@ LeafValues = Callable[[State, random.Random], tuple[float, ...]]
 GainDetector = Callable[[State], bool]
 
 
-def _evaluate_module(game: Game) -> ModuleType | None:
-    """The game's ``games/<id>/evaluate.py``, or ``None`` when it has none."""
-    try:
-        return importlib.import_module(f"ludotheque.games.{game.id}.evaluate")
-    except ModuleNotFoundError:
-        return None
-
-
 def has_evaluator(game: Game) -> bool:
-    """Whether the game's package provides ``evaluate.py``."""
-    return _evaluate_module(game) is not None
+    """Whether the game declares an evaluator (``GameInfo.evaluator``)."""
+    return game.info.evaluator is not None
 
 
 def evaluator_for(game: Game) -> Evaluator:
-    """The game's own evaluator; raises ``ValueError`` when the game has none."""
-    module = _evaluate_module(game)
-    if module is None:
-        raise ValueError(f"{game.id}: no evaluator (games/{game.id}/evaluate.py)")
-    evaluate: Evaluator = module.evaluate
+    """The game's own evaluator; raises ``ValueError`` when the game declares none."""
+    evaluate = game.info.evaluator
+    if evaluate is None:
+        raise ValueError(f"{game.id}: no evaluator (GameInfo.evaluator, games/{game.id}/evaluate.py)")
     return evaluate
 
 
 def gain_detector_for(game: Game) -> GainDetector | None:
-    """The game's optional ``immediate_gain(state)`` from its ``evaluate.py``: whether the player
-    to move can cash in something a careful opponent would have prevented (Pylos: close a
-    square). ``None`` when the game declares none."""
-    detector: GainDetector | None = getattr(_evaluate_module(game), "immediate_gain", None)
-    return detector
+    """The game's optional detector of an immediate gain (``GameInfo.gain_detector``): whether
+    the player to move can cash in something a careful opponent would have prevented (Pylos:
+    close a square). ``None`` when the game declares none."""
+    return game.info.gain_detector
 
 
 def heuristic_values(evaluate: Evaluator) -> LeafValues:

@@ -1,8 +1,8 @@
-"""The levels: ONE table of algorithm and budget per game and number of players.
+"""The levels: an algorithm and budget per level, declared by each game (``GameInfo.levels``).
 
 Budgets are depths, node counts and iterations, never wall time, so a level plays the same on
 every machine and a seed reproduces its games; the time a level takes per move is measured by
-``ludotheque bench GAME --bots easy,medium,hard``. A game with no row of its own uses the row of
+``ludotheque bench GAME --bots easy,medium,hard``. A game that declares no levels uses those of
 its *kind*, derived from its declared facts: two sides (two players, or two teams as in
 Ex*Pion) and perfect information (alpha-beta), more sides (MCTS), hidden information
 (information-set MCTS). A game's row for ``0`` players serves every player count it has no row for.
@@ -21,11 +21,7 @@ Ex*Pion) and perfect information (alpha-beta), more sides (MCTS), hidden informa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
-
-from ..core.contract import Game
+from ..core.contract import Game, LevelSpec
 from .base import has_two_sides
 
 LEVEL_NAMES = ("easy", "medium", "hard")
@@ -45,27 +41,13 @@ LEVEL_ALIASES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class LevelSpec:
-    """One level: an algorithm name (as ``ai.bot`` knows it), its options and a description.
-
-    ``leaf`` for MCTS is ``"heuristic"`` (the game's evaluator), ``"rollout"`` (random
-    playouts) or ``"rollout+heuristic"`` (short playouts, then the evaluator).
-    """
-
-    algorithm: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-    leaf: str = "heuristic"
-    description: str = ""
-
-
 PERFECT_TWO = "two sides, perfect information"
 MANY = "three or more sides, perfect information"
 HIDDEN = "hidden information"
 
-# (game id, players) -> level -> spec. ``(kind, 0)`` rows are the defaults of each kind.
-LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
-    (PERFECT_TWO, 0): {
+# The levels of each kind of game, for a game that declares none of its own (``GameInfo.levels``).
+KIND_LEVELS: dict[str, dict[str, LevelSpec]] = {
+    PERFECT_TWO: {
         "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.15},
                           description="one ply, a random move among those close to the best"),
         "medium": LevelSpec("alphabeta", {"depth": 3, "nodes": 20_000},
@@ -73,7 +55,7 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
         "hard": LevelSpec("alphabeta", {"depth": 5, "nodes": 120_000},
                           description="alpha-beta, 5 plies, at most 120,000 positions"),
     },
-    (MANY, 0): {
+    MANY: {
         "easy": LevelSpec("mcts", {"iterations": 100}, "heuristic",
                           "UCT, 100 iterations, evaluator at the leaves"),
         "medium": LevelSpec("mcts", {"iterations": 600}, "heuristic",
@@ -81,68 +63,13 @@ LEVELS: dict[tuple[str, int], dict[str, LevelSpec]] = {
         "hard": LevelSpec("mcts", {"iterations": 3000}, "heuristic",
                           "UCT, 3,000 iterations, evaluator at the leaves"),
     },
-    (HIDDEN, 0): {
+    HIDDEN: {
         "easy": LevelSpec("ismcts", {"iterations": 100}, "heuristic",
                           "information-set MCTS, 100 determinized iterations"),
         "medium": LevelSpec("ismcts", {"iterations": 600}, "heuristic",
                             "information-set MCTS, 600 determinized iterations"),
         "hard": LevelSpec("ismcts", {"iterations": 3000}, "heuristic",
                           "information-set MCTS, 3,000 determinized iterations"),
-    },
-    ("pylos", 2): {
-        "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.08},
-                          description="one ply, a random move among those close to the best"),
-        "medium": LevelSpec("alphabeta", {"depth": 2, "nodes": 20_000},
-                            description="alpha-beta, 2 plies"),
-        "hard": LevelSpec("alphabeta", {"depth": 8, "nodes": 30_000, "deny_gains": True},
-                          description="alpha-beta, up to 8 plies within 30,000 positions, "
-                                      "never leaving a square to close when it can help it"),
-    },
-    # Every player count: 3 and 4 players are two teams, searched as two sides. UCT with one
-    # tree per player (3,000 iterations, even 12,000) beat 600 only 52.5% with 3 players: the
-    # lone North+South player won 39 of 40 games whoever held it.
-    ("expion", 0): {
-        "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.08},
-                          description="one ply, a random move among those close to the best"),
-        "medium": LevelSpec("alphabeta", {"depth": 2, "nodes": 10_000},
-                            description="alpha-beta, 2 plies"),
-        # Ex*Pion positions cost about 10 times Pylos ones to generate and key.
-        "hard": LevelSpec("alphabeta", {"depth": 6, "nodes": 6_000},
-                          description="alpha-beta, up to 6 plies within 6,000 positions"),
-    },
-    # Imbrication hides only tile orders, from both players (round 1's, then round 4's until
-    # round 3 ends), and offers up to 60 placements a turn: information-set MCTS with its
-    # evaluator barely improves with iterations there, so the levels search determinizations
-    # with alpha-beta (one search per distinct determinization, sharing the node budget). A
-    # turn is two moves of one player, a placement then its action, so searches deepen a whole
-    # turn at a time. Measured: 4 plies (the opponent's reply turn included) beat 1 ply 85% in
-    # 10 games, and 2 plies barely beat 1 (62%); medium at 4,000 positions beat easy only 61%
-    # over 37 games (4 plies overran it in most of rounds 4-5), at 15,000 78% over 99. Four
-    # plies fit in 15,000 positions almost everywhere, so more positions change little (one
-    # sample with 45,000 won 4 of 6 probe games against medium; six plies 2 of 6, over 5 s).
-    # What medium lacks is round 1's unknown tiles: one determinization believes one tile order
-    # and places pieces that the real tile cannot move (they are removed: 35 of medium's 90
-    # round-1 turns in 20 games against hard). Hard averages each placement's exact value over
-    # 8 orders (17 of 90 removed; a vote among 3 orders won 3 of 6): 13 of 14 probe games
-    # against medium, with more pieces at the end in nearly all; 81% over 40 arena games.
-    ("imbrication", 2): {
-        "easy": LevelSpec("pimc", {"samples": 1, "depth": 1, "margin": 0.05},
-                          description="the placement the evaluator likes, or one close to it"),
-        "medium": LevelSpec("pimc", {"samples": 1, "depth": 4, "nodes": 15_000, "depth_step": 2},
-                            description="alpha-beta over two whole turns within 15,000 positions "
-                                        "(one turn when that overruns), one determinization"),
-        "hard": LevelSpec("pimc", {"samples": 8, "depth": 4, "nodes": 45_000, "depth_step": 2},
-                          description="alpha-beta over two whole turns on 8 tile orders it cannot "
-                                      "know, sharing 45,000 positions, the move best on average"),
-    },
-    # Plimil's determinize rebuilds hidden stems and blocks (about 5 ms): 64 samples, reused.
-    ("plimil", 2): {
-        "easy": LevelSpec("ismcts", {"iterations": 100, "samples": 16}, "heuristic",
-                          "information-set MCTS, 100 iterations over 16 determinizations"),
-        "medium": LevelSpec("ismcts", {"iterations": 600, "samples": 64}, "heuristic",
-                            "information-set MCTS, 600 iterations over 64 determinizations"),
-        "hard": LevelSpec("ismcts", {"iterations": 2000, "samples": 128}, "heuristic",
-                          "information-set MCTS, 2,000 iterations over 128 determinizations"),
     },
 }
 
@@ -181,7 +108,8 @@ def kind_of(game: Game) -> str:
 def level_for(game: Game, level: str) -> LevelSpec:
     """The spec of ``level`` (French names accepted) for ``game``; raises ``ValueError`` for an
     unknown level."""
-    row = LEVELS.get((game.id, game.players)) or LEVELS.get((game.id, 0)) or LEVELS[(kind_of(game), 0)]
+    declared = game.info.levels
+    row = declared.get(game.players) or declared.get(0) or KIND_LEVELS[kind_of(game)]
     try:
         return row[LEVEL_ALIASES.get(level.strip().lower(), level.strip().lower())]
     except KeyError:

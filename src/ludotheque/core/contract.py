@@ -15,7 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
+
+from .errors import IllegalMoveError
 
 Player = int
 JSON = dict[str, Any]
@@ -45,13 +47,59 @@ class Result:
         return cls(winners, scores, str(data.get("reason", "")))
 
 
+# Words people read, by language: ``{"fr": ..., "en": ...}``.
+Words = Mapping[str, str]
+# A position's value for one player, in [-1, 1] (each game's ``evaluate.py``).
+Evaluator = Callable[["State", Player], float]
+
+
+@dataclass(frozen=True)
+class ResultWords:
+    """How a result's ``reason`` reads: ``plain`` ("a reserve is empty"), and where exactly one
+    side lost, ``naming_loser`` with a ``{loser}`` field ("Light's reserve is empty").
+
+    >>> ResultWords({"en": "a reserve is empty"}, {"en": "{loser}'s reserve is empty"}).text(
+    ...     "en", loser="Light")
+    "Light's reserve is empty"
+    """
+
+    plain: Words
+    naming_loser: Words = field(default_factory=dict)
+
+    def text(self, lang: str, *, loser: str | None = None) -> str:
+        """The phrase in ``lang`` (English when missing), naming ``loser`` when given and known."""
+        if loser is not None and self.naming_loser:
+            return _in(self.naming_loser, lang).format(loser=loser)
+        return _in(self.plain, lang)
+
+
+def _in(words: Words, lang: str) -> str:
+    return words.get(lang) or words.get("en") or next(iter(words.values()), "")
+
+
+@dataclass(frozen=True)
+class LevelSpec:
+    """One bot level: an algorithm name (as ``ai.bot`` knows it), its options and a description.
+
+    ``leaf`` for MCTS is ``"heuristic"`` (the game's evaluator), ``"rollout"`` (random
+    playouts) or ``"rollout+heuristic"`` (short playouts, then the evaluator). Plain data: a game
+    declares its tuned levels without knowing the bots that read them.
+    """
+
+    algorithm: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    leaf: str = "heuristic"
+    description: str = ""
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """The static facts of a game, declared once by its package (see STYLE.md §1)."""
+    """The static facts of a game, declared once by its package (see STYLE.md §1); the registry,
+    the lobby, the rules pages, the command line, the bots and the arena all derive from it."""
 
     id: str
-    title: Mapping[str, str]
-    summary: Mapping[str, str]
+    title: Words
+    summary: Words
     player_counts: tuple[int, ...]
     default_players: int
     variants: tuple[str, ...]
@@ -60,6 +108,37 @@ class GameInfo:
     make: Callable[[str, int], Game] = field(repr=False)
     # A generous bound on the length of a game, in plies, used by the conformance tests.
     max_plies: int = 5000
+    # The package that declares the game: its ``RULES.md`` (``## Français`` then ``## English``)
+    # is the rules page, and its page and terminal boards are found beside the others by id.
+    package: str = ""
+    # Each variant's name for people (the id itself when missing).
+    variant_names: Mapping[str, Words] = field(default_factory=dict)
+    # Each phase's name for people, for the phases the game adds to ``play`` and ``over``.
+    phase_names: Mapping[str, Words] = field(default_factory=dict)
+    # How each result reason the engine gives reads (``Result.reason``).
+    reasons: Mapping[str, ResultWords] = field(default_factory=dict)
+    # Bot levels tuned for this game: players -> level -> spec (``0``: every player count); the
+    # levels of the game's kind serve where it declares none.
+    levels: Mapping[int, Mapping[str, LevelSpec]] = field(default_factory=dict, repr=False)
+    # The static evaluator for bots (``games/<id>/evaluate.py``), and its optional detector of
+    # an immediate gain a careful opponent would have prevented (Pylos: a square to close).
+    evaluator: Evaluator | None = field(default=None, repr=False)
+    gain_detector: Callable[[State], bool] | None = field(default=None, repr=False)
+
+    def variant_name(self, variant: str, lang: str) -> str:
+        """``variant``'s name in ``lang``, or the id itself."""
+        words = self.variant_names.get(variant)
+        return _in(words, lang) if words else variant
+
+    def phase_name(self, phase: str, lang: str) -> str | None:
+        """``phase``'s name in ``lang``; ``None`` when the game does not declare it."""
+        words = self.phase_names.get(phase)
+        return _in(words, lang) if words else None
+
+    def reason_text(self, reason: str, lang: str, *, loser: str | None = None) -> str | None:
+        """How ``reason`` reads in ``lang``; ``None`` when the game does not declare it."""
+        words = self.reasons.get(reason)
+        return words.text(lang, loser=loser) if words else None
 
 
 class Game(ABC):
@@ -129,6 +208,23 @@ class Game(ABC):
         winners = tuple(p for p in range(self.players) if p not in team)
         scores = tuple(1 if p in winners else -1 for p in range(self.players))
         return Result(winners, scores, "resign")
+
+    def check_json_header(self, data: Mapping[str, Any]) -> None:
+        """Raise ``ValueError`` unless ``data`` is a full state of this very game (``to_json``).
+
+        >>> from ludotheque import load
+        >>> kids = {"game": "pylos", "variant": "kids", "players": 2}
+        >>> load("pylos").check_json_header(kids)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: pylos: state of pylos/kids/2 given to ludotheque.load('pylos', variant='standard', ...
+        """
+        try:
+            facts = (data["game"], data["variant"], data.get("players", self.players))
+        except (KeyError, TypeError):
+            raise ValueError(f"{self.id}: malformed state: no game and variant") from None
+        if facts != (self.id, self.variant, self.players):
+            raise ValueError(f"{self.id}: state of {'/'.join(map(str, facts))} given to {self!r}")
 
     def mask_move_text(self, text: str, mover: Player, reader: Player | None) -> str:
         """The text of ``mover``'s move as ``reader`` may know it (identity unless secret)."""
@@ -223,10 +319,12 @@ class StoredState(State, Generic[GameT, MoveT]):
     """The bookkeeping every engine here shares, so that a game's state class holds only its rules.
 
     A subclass stores its game in ``_game``, its ply count in ``_ply`` and its result in ``_result``
-    (``None`` until the game ends), starts with ``_legal = None`` and implements
-    ``_generate_legal_moves``: the moves are generated once, on first use, and copied out;
-    ``_is_legal`` checks a move against them. Two states are equal when their full states
-    (``to_json``) are; each game defines a ``__hash__`` consistent with that.
+    (``None`` until the game ends), starts with ``_legal = None`` and implements three steps:
+    ``_generate_legal_moves`` (the moves are generated once, on first use, and copied out;
+    ``_is_legal`` checks a move against them), ``_apply`` (the state after a legal move: ``play``
+    parses or checks the move first) and ``_view`` (what a seat may know: ``view`` checks the seat
+    first). Two states are equal when their full states (``to_json``) are; each game defines a
+    ``__hash__`` consistent with that.
     """
 
     # ``_legal_set`` is left unset until a long list is first searched.
@@ -259,6 +357,32 @@ class StoredState(State, Generic[GameT, MoveT]):
     @abstractmethod
     def _generate_legal_moves(self) -> list[MoveT]:
         """Every legal move in canonical order (called once, while the game is not over)."""
+
+    def play(self, move: MoveT | str) -> Self:
+        """The state after ``move`` (a move or its text): a text is parsed against this position,
+        a move checked against the legal ones, then ``_apply`` makes the new state."""
+        if isinstance(move, str):
+            legal: MoveT = self._game.parse_move(self, move)
+            return self._apply(legal)
+        if not self._is_legal(move):
+            raise IllegalMoveError.here(self._game.id, move, self._ply)
+        return self._apply(move)
+
+    @abstractmethod
+    def _apply(self, move: MoveT) -> Self:
+        """The state after the legal ``move`` (already checked)."""
+
+    def view(self, player: Player | None = None) -> JSON:
+        check_viewer(self, player)
+        return self._view(player)
+
+    @abstractmethod
+    def _view(self, player: Player | None) -> JSON:
+        """What ``player`` (a checked seat, or ``None``) may know."""
+
+    def _json_header(self) -> JSON:
+        """The fields every full state starts with; ``Game.check_json_header`` reads them back."""
+        return {"game": self._game.id, "variant": self._game.variant, "players": self._game.players}
 
     def _is_legal(self, move: object) -> bool:
         """Whether ``move`` is a legal move: usually one of the very objects ``legal_moves``

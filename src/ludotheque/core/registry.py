@@ -1,7 +1,11 @@
 """The registry of games, built from each game package's ``GAME`` declaration.
 
 A package under ``ludotheque.games`` that exports ``GAME`` (a :class:`GameInfo`) is registered
-by itself: no list to edit when a game is added.
+by itself: no list to edit when a game is added. An installed distribution adds a game through the
+``ludotheque.games`` entry-point group, naming its package (or its ``GameInfo``)::
+
+    [project.entry-points."ludotheque.games"]
+    nim = "nim_for_ludotheque"
 
 >>> "pylos" in games()
 True
@@ -14,24 +18,59 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from importlib.metadata import entry_points
+from types import ModuleType
 
 from .contract import Game, GameInfo
 from .errors import UnknownGameError
 
+ENTRY_POINT_GROUP = "ludotheque.games"
+
 
 @cache
 def _infos() -> dict[str, GameInfo]:
+    found: dict[str, GameInfo] = {}
+    for info in [*_builtin_infos(), *_installed_infos()]:
+        if info.id in found:
+            raise UnknownGameError(f"two games declare the id {info.id!r}")
+        found[info.id] = info
+    return dict(sorted(found.items()))
+
+
+def _builtin_infos() -> list[GameInfo]:
     # Imported by name: the attribute ``ludotheque.games`` is the function, not this package.
     games_package = importlib.import_module("ludotheque.games")
-    found: dict[str, GameInfo] = {}
+    infos = []
     for module in pkgutil.iter_modules(games_package.__path__):
-        if not module.ispkg:
-            continue
-        package = importlib.import_module(f"{games_package.__name__}.{module.name}")
-        info = getattr(package, "GAME", None)
-        if isinstance(info, GameInfo):
-            found[info.id] = info
-    return dict(sorted(found.items()))
+        if module.ispkg:
+            info = _declared(importlib.import_module(f"{games_package.__name__}.{module.name}"))
+            if info is not None:
+                infos.append(info)
+    return infos
+
+
+def _installed_infos() -> list[GameInfo]:
+    """The games that installed distributions add through the ``ludotheque.games`` group."""
+    infos = []
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        info = _declared(entry.load())
+        if info is None:
+            raise UnknownGameError(f"entry point {entry.name!r} ({entry.value}) declares no GameInfo")
+        infos.append(info)
+    return infos
+
+
+def _declared(target: object) -> GameInfo | None:
+    """A package's ``GAME``, or the ``GameInfo`` itself."""
+    if isinstance(target, ModuleType):
+        target = getattr(target, "GAME", None)
+    return target if isinstance(target, GameInfo) else None
+
+
+def refresh() -> None:
+    """Read the declarations again (after a distribution adding a game was installed)."""
+    _infos.cache_clear()
+    _make.cache_clear()
 
 
 def games() -> list[str]:

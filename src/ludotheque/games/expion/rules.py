@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
+from ...core.contract import JSON, Game, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError, Reason
 from .board import (
     ADJACENT,
@@ -103,17 +103,9 @@ class ExpionState(StoredState["ExpionGame", Move]):
     def _generate_legal_moves(self) -> list[Move]:
         return self._game._generate_for(self._camp, self._board, self._expion, self._freed)
 
-    def play(self, move: Move | str) -> ExpionState:
-        if isinstance(move, str):
-            move = self._game.parse_move(self, move)
-        elif not self._is_legal(move):
-            raise IllegalMoveError.here("expion", move, self._ply)
-        return self._after(move)
-
-    def view(self, player: Player | None = None) -> JSON:
+    def _view(self, player: Player | None) -> JSON:
         from .view import view
 
-        check_viewer(self, player)
         return view(self, player)
 
     def to_json(self) -> JSON:
@@ -191,11 +183,11 @@ class ExpionState(StoredState["ExpionGame", Move]):
         # Draw (c): marbles, EX*PION, camp to move and whether a capture has happened.
         return board + _KEY_SUFFIX[camp][freed]
 
-    def _after(self, move: Move) -> ExpionState:
+    def _apply(self, move: Move) -> ExpionState:
         game = self._game
         player = game.holders[self._camp]
         team = game.team_of[player]
-        after, expion, captured, pushed = _apply(
+        after, expion, captured, pushed = _move_marble(
             self._board, move.source, move.target, self._expion, game.codes_of[player], team
         )
         for cell in captured:
@@ -474,13 +466,13 @@ def _generate(board: bytes, expion: Cell, held: frozenset[int], team: int, freed
             elif content != EMPTY:
                 continue
             # Before the first capture, a backward move (or push) must capture at once.
-            if is_backward and not freed and not _apply(board, source, target, expion, held, team)[2]:
+            if is_backward and not freed and not _move_marble(board, source, target, expion, held, team)[2]:
                 continue
             moves.append(move)
     return moves
 
 
-def _apply(
+def _move_marble(
     board: bytes, source: Cell, target: Cell, expion: Cell, held: frozenset[int], team: int
 ) -> tuple[bytearray, Cell, list[Cell], bool]:
     """The board after the marble moves (captured marbles still on it), the EX*PION's cell,
@@ -573,21 +565,3 @@ def _why(state: ExpionState, move: Move) -> Reason:
     if board[target] == EXPION:
         return said("push_refused")
     return said("backward_to_capture")
-
-
-GAME = GameInfo(
-    id="expion",
-    title={"fr": "Ex*Pion", "en": "Ex*Pion"},
-    summary={
-        "fr": "Deux équipes, un EX*PION : poussez-le dans un camp adverse, capturez en tenaille.",
-        "en": "Two teams, one EX*PION: push it into an enemy camp, capture by flanking.",
-    },
-    player_counts=(2, 3, 4),
-    default_players=4,
-    variants=VARIANTS,
-    default_variant="standard",
-    rules_version=1,
-    make=lambda variant, players: ExpionGame(variant, players),
-    max_plies=5000,
-)
-ExpionGame.info = GAME

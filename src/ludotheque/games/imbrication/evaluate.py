@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from ...core.contract import Player, State
+from ...core.contract import LevelSpec, Player, State
 from .board import EDGE, FULL, NEIGHBOURS, Mask, bits, territories
 
 TERRITORY_WEIGHT = 1.0
@@ -56,3 +56,33 @@ def _material(own: Mask, other: Mask) -> float:
         if not around & other and (around & own).bit_count() >= 3:
             value += POCKET_WEIGHT
     return value
+
+
+# The bot levels tuned for this game (``GameInfo.levels``: players -> level; 0: every count).
+# Imbrication hides only tile orders, from both players (round 1's, then round 4's until
+# round 3 ends), and offers up to 60 placements a turn: information-set MCTS with its
+# evaluator barely improves with iterations there, so the levels search determinizations
+# with alpha-beta (one search per distinct determinization, sharing the node budget). A
+# turn is two moves of one player, a placement then its action, so searches deepen a whole
+# turn at a time. Measured: 4 plies (the opponent's reply turn included) beat 1 ply 85% in
+# 10 games, and 2 plies barely beat 1 (62%); medium at 4,000 positions beat easy only 61%
+# over 37 games (4 plies overran it in most of rounds 4-5), at 15,000 78% over 99. Four
+# plies fit in 15,000 positions almost everywhere, so more positions change little (one
+# sample with 45,000 won 4 of 6 probe games against medium; six plies 2 of 6, over 5 s).
+# What medium lacks is round 1's unknown tiles: one determinization believes one tile order
+# and places pieces that the real tile cannot move (they are removed: 35 of medium's 90
+# round-1 turns in 20 games against hard). Hard averages each placement's exact value over
+# 8 orders (17 of 90 removed; a vote among 3 orders won 3 of 6): 13 of 14 probe games
+# against medium, with more pieces at the end in nearly all; 81% over 40 arena games.
+LEVELS: dict[int, dict[str, LevelSpec]] = {
+    2: {
+        "easy": LevelSpec("pimc", {"samples": 1, "depth": 1, "margin": 0.05},
+                          description="the placement the evaluator likes, or one close to it"),
+        "medium": LevelSpec("pimc", {"samples": 1, "depth": 4, "nodes": 15_000, "depth_step": 2},
+                            description="alpha-beta over two whole turns within 15,000 positions "
+                                        "(one turn when that overruns), one determinization"),
+        "hard": LevelSpec("pimc", {"samples": 8, "depth": 4, "nodes": 45_000, "depth_step": 2},
+                          description="alpha-beta over two whole turns on 8 tile orders it cannot "
+                                      "know, sharing 45,000 positions, the move best on average"),
+    },
+}

@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
+from ...core.contract import JSON, Game, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError, Reason
 from .board import (
     BETWEEN,
@@ -143,11 +143,7 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
             return _actions(self._pieces, self._mover, self._current_tile_index(), self._actors())
         return placements(self.placeable())
 
-    def play(self, move: Move | str) -> ImbricationState:
-        if isinstance(move, str):
-            move = self._game.parse_move(self, move)
-        elif not self._is_legal(move):
-            raise IllegalMoveError.here("imbrication", move, self._ply)
+    def _apply(self, move: Move) -> ImbricationState:
         if self._phase == "act":
             return self._after_action(move)
         if self._phase == "opening":
@@ -157,10 +153,9 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
             )
         return self._after_placement(move.source)
 
-    def view(self, player: Player | None = None) -> JSON:
+    def _view(self, player: Player | None) -> JSON:
         from .view import view
 
-        check_viewer(self, player)
         return view(self, player)
 
     def to_json(self) -> JSON:
@@ -692,23 +687,3 @@ def _why(state: ImbricationState, move: Move) -> Reason:
         assert state.placed is not None
         return said("only_placed_piece", cell=NAMES[state.placed])
     return said("tile_forbids", tile=tile, tile_en=facts.en, tile_fr=facts.fr)
-
-
-GAME = GameInfo(
-    id="imbrication",
-    title={"fr": "Imbrication", "en": "Imbrication"},
-    summary={
-        "fr": "Posez vos pions, subissez les tuiles d'action et encerclez le plus de territoire.",
-        "en": "Place pieces, obey the action tiles and enclose the most territory.",
-    },
-    player_counts=(2,),
-    default_players=2,
-    variants=("standard",),
-    default_variant="standard",
-    rules_version=1,
-    make=lambda variant, players: ImbricationGame(variant, players),
-    # 5 rounds × (4 placements + 9 turns of at most 2 moves): no game is longer.
-    max_plies=ROUNDS * (OPENING_PLACEMENTS + 2 * TURNS_PER_ROUND),
-)
-ImbricationGame.info = GAME
-

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from ...core.contract import Player, State
+from ...core.contract import LevelSpec, Player, State
 from .board import NEUTRAL, rank_of
 from .rules import PlimilState
 
@@ -62,3 +62,17 @@ def _advance(state: PlimilState, player: Player) -> float:
         if block >= 0 and state._colour[block] == player and state._colour[block] != NEUTRAL
     ]
     return sum(ranks) / len(ranks) if ranks else 0.0
+
+
+# The bot levels tuned for this game (``GameInfo.levels``: players -> level; 0: every count).
+# Plimil's determinize rebuilds hidden stems and blocks (about 5 ms): 64 samples, reused.
+LEVELS: dict[int, dict[str, LevelSpec]] = {
+    2: {
+        "easy": LevelSpec("ismcts", {"iterations": 100, "samples": 16}, "heuristic",
+                          "information-set MCTS, 100 iterations over 16 determinizations"),
+        "medium": LevelSpec("ismcts", {"iterations": 600, "samples": 64}, "heuristic",
+                            "information-set MCTS, 600 iterations over 64 determinizations"),
+        "hard": LevelSpec("ismcts", {"iterations": 2000, "samples": 128}, "heuristic",
+                          "information-set MCTS, 2,000 iterations over 128 determinizations"),
+    },
+}

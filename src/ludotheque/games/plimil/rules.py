@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from itertools import combinations
 from typing import Any
 
-from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
+from ...core.contract import JSON, Game, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError, Reason
 from .board import (
     BACK_DIAGONALS,
@@ -218,19 +218,14 @@ class PlimilState(StoredState["PlimilGame", Move]):
     def _generate_legal_moves(self) -> list[Move]:
         return self._setup_moves() if self.in_setup else self._play_moves()
 
-    def play(self, move: Move | str) -> PlimilState:
-        if isinstance(move, str):
-            move = self._game.parse_move(self, move)
-        elif not self._is_legal(move):
-            raise IllegalMoveError.here("plimil", move, self._ply)
+    def _apply(self, move: Move) -> PlimilState:
         if move.is_setup:
             return self._after_setup(move)
         return self._after_play(move)
 
-    def view(self, player: Player | None = None) -> JSON:
+    def _view(self, player: Player | None) -> JSON:
         from .view import view
 
-        check_viewer(self, player)
         return view(self, player)
 
     def to_json(self) -> JSON:
@@ -832,21 +827,3 @@ def _why(state: PlimilState, move: Move) -> Reason:
     if move.turn and state.counts[NEUTRAL] == 0:
         return said("no_neutral")
     return said("no_such_move")
-
-
-GAME = GameInfo(
-    id="plimil",
-    title={"fr": "Plimil", "en": "Plimil"},
-    summary={
-        "fr": "Blocs secrets, tiges cachées : transformez les blocs adverses, règle des 7.",
-        "en": "Secret blocks, hidden stems: transform your opponent's blocks, rule of 7.",
-    },
-    player_counts=(2,),
-    default_players=2,
-    variants=VARIANTS,
-    default_variant="standard",
-    rules_version=1,
-    make=lambda variant, players: PlimilGame(variant, players),
-    max_plies=5000,
-)
-PlimilGame.info = GAME

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...core.contract import Player, State
+from ...core.contract import LevelSpec, Player, State
 
 FILES = "abcd"
 _LEVEL_SIZES = (4, 3, 2)
@@ -164,3 +164,17 @@ def _can_raise(cells: dict[str, int], free: list[str], available: int, player: P
                 return True
             targets ^= target
     return False
+
+
+# The bot levels tuned for this game (``GameInfo.levels``: players -> level; 0: every count).
+LEVELS: dict[int, dict[str, LevelSpec]] = {
+    2: {
+        "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.08},
+                          description="one ply, a random move among those close to the best"),
+        "medium": LevelSpec("alphabeta", {"depth": 2, "nodes": 20_000},
+                            description="alpha-beta, 2 plies"),
+        "hard": LevelSpec("alphabeta", {"depth": 8, "nodes": 30_000, "deny_gains": True},
+                          description="alpha-beta, up to 8 plies within 30,000 positions, "
+                                      "never leaving a square to close when it can help it"),
+    },
+}

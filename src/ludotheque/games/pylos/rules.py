@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.contract import JSON, Game, GameInfo, Player, Result, State, StoredState, check_viewer
+from ...core.contract import JSON, Game, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError, Reason
 from .board import (
     ALL,
@@ -83,17 +83,9 @@ class PylosState(StoredState["PylosGame", Move]):
     def _generate_legal_moves(self) -> list[Move]:
         return _generate(self._balls, self._mover, self._game.figures_at)
 
-    def play(self, move: Move | str) -> PylosState:
-        if isinstance(move, str):
-            move = self._game.parse_move(self, move)
-        elif not self._is_legal(move):
-            raise IllegalMoveError.here("pylos", move, self._ply)
-        return self._after(move)
-
-    def view(self, player: Player | None = None) -> JSON:
+    def _view(self, player: Player | None) -> JSON:
         from .view import view
 
-        check_viewer(self, player)
         return view(self, player)
 
     def to_json(self) -> JSON:
@@ -124,7 +116,7 @@ class PylosState(StoredState["PylosGame", Move]):
     def _key(balls: tuple[Mask, Mask], mover: Player) -> int:
         return balls[LIGHT] | balls[DARK] << _KEY_SHIFT | mover << (2 * _KEY_SHIFT)
 
-    def _after(self, move: Move) -> PylosState:
+    def _apply(self, move: Move) -> PylosState:
         mover = self._mover
         own = self._balls[mover]
         if move.source != RESERVE:
@@ -291,21 +283,3 @@ def _why(state: PylosState, move: Move) -> Reason:
     if move.removals:
         return said("bad_removals")
     return said("removal_needed")
-
-
-GAME = GameInfo(
-    id="pylos",
-    title={"fr": "Pylos", "en": "Pylos"},
-    summary={
-        "fr": "Empilez vos billes en pyramide : qui pose la dernière au sommet gagne.",
-        "en": "Stack your balls into a pyramid: whoever places the last one on top wins.",
-    },
-    player_counts=(2,),
-    default_players=2,
-    variants=VARIANTS,
-    default_variant="standard",
-    rules_version=1,
-    make=lambda variant, players: PylosGame(variant, players),
-    max_plies=3000,
-)
-PylosGame.info = GAME
