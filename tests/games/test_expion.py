@@ -1,16 +1,20 @@
 """Ex*Pion: every clause of ``shared/rules/expion.md``, the rulebook's figures 1 to 5 rebuilt as
-positions from its text, the view, JSON, errors and the evaluator.
+positions from its text, the view, JSON, errors, the evaluator and perft counts.
 
-Positions are written as pieces, e.g. ``"Ne6 Xe5 Wd5"`` (a North marble on e6, the EX*PION on e5,
-a West marble on d5), and built with ``ExpionGame.position``. The rulebook's colours are not tied
-to camps (its photos are lost): in the figures, green stands for East and blue for West, the
-captured team, and the capturing player is North.
+The positions live in ``tests/data/expion/positions.json``, by name, each with the reason it
+matters: pieces such as ``"Ne6 Xe5 Wd5"`` (a North marble on e6, the EX*PION on e5, a West
+marble on d5), built with ``ExpionGame.position``; the rulebook's worked examples also give the
+move they play and the pieces after it. The perft counts (``perft.json``) were computed with
+this engine.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from itertools import takewhile
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,6 +32,11 @@ from ludotheque.games.expion.board import (
 )
 from ludotheque.games.expion.evaluate import evaluate
 from ludotheque.games.expion.rules import QUIET_LIMIT
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "expion"
+KNOWN: dict[str, Any] = json.loads((DATA / "positions.json").read_text(encoding="utf-8"))
+POSITIONS: dict[str, dict[str, Any]] = KNOWN["positions"]
+PERFT: list[dict[str, Any]] = json.loads((DATA / "perft.json").read_text(encoding="utf-8"))["counts"]
 
 START_ROWS = [
     " NNNNNNN ",
@@ -61,6 +70,23 @@ def rows_of(pieces: str) -> list[str]:
 
 def place(pieces: str, camp: str = "N", *, players: int = 4, freed: bool = False) -> ExpionState:
     return game(players).position(rows_of(pieces), camp=camp, first_capture=freed)
+
+
+def position(
+    name: str, *, camp: str | None = None, players: int | None = None, freed: bool | None = None
+) -> ExpionState:
+    """The position ``name`` of ``positions.json``; a keyword changes that one fact of it."""
+    entry = POSITIONS[name]
+    return place(
+        entry["pieces"],
+        entry.get("camp", "N") if camp is None else camp,
+        players=entry.get("players", 4) if players is None else players,
+        freed=entry.get("first_capture", False) if freed is None else freed,
+    )
+
+
+def start(players: int) -> ExpionState:
+    return game(players).new_state()
 
 
 def texts(state: ExpionState) -> list[str]:
@@ -184,7 +210,7 @@ def test_leaving_the_camp_one_to_three_cells_straight_forward() -> None:
 
 
 def test_a_camp_exit_needs_every_crossed_cell_empty() -> None:
-    state = place("Ne9 Ee7 Xc5 Wd4 Sb4")
+    state = position("exit_blocked_at_e7")
     assert from_cell(state, "e9") == ["e9-e8"]
     for text in ("e9-e7", "e9-e6", "e9-d9", "e9-d8", "e9-e5"):
         with pytest.raises(IllegalMoveError):
@@ -192,66 +218,65 @@ def test_a_camp_exit_needs_every_crossed_cell_empty() -> None:
 
 
 def test_a_marble_in_its_camp_may_push_the_expion_just_in_front() -> None:
-    state = place("Ne9 Xe8 Wd4 Sb4")
+    state = position("expion_in_front_of_camp")
     assert from_cell(state, "e9") == ["e9-e8"]
     after = state.play("e9-e8")
     assert after.expion == "e7" and after.marble_at("e8") == "N" and after.marble_at("e9") is None
 
 
 def test_in_the_play_area_one_cell_forward_or_sideways() -> None:
-    state = place("Nd4 Xg7 We8")
+    state = position("north_d4_alone")
     assert from_cell(state, "d4") == ["d4-d3", "d4-c4", "d4-e4"]
-    east = place("Ef4 Xb7 Nd8", camp="E")
+    east = position("east_f4_alone")
     assert from_cell(east, "f4") == ["f4-f3", "f4-e4", "f4-f5"]
 
 
 def test_never_diagonal_nor_two_cells_in_the_play_area() -> None:
-    state = place("Nd4 Xg7 We8")
+    state = position("north_d4_alone")
     for text in ("d4-c3", "d4-e5", "d4-d2"):
         with pytest.raises(IllegalMoveError, match=r"'d4-\w\d'.*ply 0"):
             state.play(text)
 
 
 def test_backward_only_to_capture_until_the_first_capture() -> None:
-    state = place("Nd4 Xg7 We8")
+    state = position("north_d4_alone")
     assert "d4-d5" not in texts(state)
     with pytest.raises(IllegalMoveError, match="backward only to capture"):
         state.play("d4-d5")
-    capturing = place("Nd4 Wd6 Sd7 Xg7")
+    capturing = position("backward_step_captures")
     assert "d4-d5" in texts(capturing)
     after = capturing.play("d4-d5")
     assert after.marble_at("d6") is None and after.has_first_capture
 
 
 def test_after_the_first_capture_every_marble_may_step_backward() -> None:
-    state = place("Nd4 Xg7 We8", freed=True)
+    state = position("north_d4_alone", freed=True)
     assert from_cell(state, "d4") == ["d4-d3", "d4-c4", "d4-e4", "d4-d5"]
 
 
 def test_the_first_capture_frees_backward_moves_for_everyone() -> None:
-    pieces = "Ne7 Ee5 Se4 Xh5 Wc3 Ec6"
-    assert "c6-d6" not in texts(place(pieces, camp="E"))  # East's backward step: not yet
-    after = place(pieces).play("e7-e6")  # North captures e5 (figure 1)
+    assert "c6-d6" not in texts(position("figure_1_with_east_c6", camp="E"))  # not yet
+    after = position("figure_1_with_east_c6").play("e7-e6")  # North captures e5 (figure 1)
     assert after.has_first_capture and after.camp_to_move == "E"
     assert "c6-d6" in texts(after)  # East's backward step is now free
 
 
 def test_no_marble_ever_enters_a_camp() -> None:
-    freed = place("Ne2 Nb5 Wb6 Sg3 Xe5", freed=True)
+    freed = position("next_to_camps")
     assert from_cell(freed, "e2") == ["e2-d2", "e2-f2", "e2-e3"]  # not e1, South's camp
     assert "b5-a5" not in texts(freed)  # not into West's empty camp
-    west = place("Wb6 Nd2 Xe5 Ec3", camp="W", freed=True)
+    west = position("west_b6_next_to_its_camp")
     assert from_cell(west, "b6") == ["b6-b5", "b6-c6", "b6-b7"]  # never back into its own camp
 
 
 def test_special_cells_are_open_to_marbles() -> None:
-    state = place("Nb3 Xe5 Wd8")
+    state = position("north_b3_over_special_cell")
     assert "b3-b2" in texts(state)
 
 
 # -- pushing the EX*PION ---------------------------------------------------------------------------
 def test_a_push_moves_the_expion_one_cell_straight_on() -> None:
-    state = place("Nd5 Xe5 Wg8")
+    state = position("push_from_d5")
     assert "d5-e5" in texts(state)
     after = state.play("d5-e5")
     assert after.expion == "f5" and after.marble_at("e5") == "N" and after.marble_at("d5") is None
@@ -259,9 +284,9 @@ def test_a_push_moves_the_expion_one_cell_straight_on() -> None:
 
 
 def test_no_push_onto_an_occupied_cell_or_a_special_cell() -> None:
-    occupied = place("Nd5 Xe5 Ef5 Wg8")
+    occupied = position("push_onto_occupied_f5")
     assert "d5-e5" not in texts(occupied)
-    special = place("Nb4 Xb3 Wg8")  # b2 below the EX*PION is special
+    special = position("push_onto_special_b2")  # b2 below the EX*PION is special
     assert "b4-b3" not in texts(special)
     with pytest.raises(IllegalMoveError, match="EX\\*PION cannot be pushed"):
         special.play("b4-b3")
@@ -269,15 +294,15 @@ def test_no_push_onto_an_occupied_cell_or_a_special_cell() -> None:
 
 def test_no_push_into_a_camp_of_ones_own_team() -> None:
     # North pushing down toward South's empty camp cell e1: its own team's camp.
-    state = place("Ne3 Xe2 Wg8", freed=True)
+    state = position("push_into_south_camp")
     assert "e3-e2" not in texts(state)
     # East pushing toward file i (a backward push, free after the first capture): its own camp.
-    east = place("Eg5 Xh5 Nb4", camp="E", freed=True)
+    east = position("push_into_east_camp")
     assert "g5-h5" not in texts(east) and "g5-g4" in texts(east)
 
 
 def test_pushing_the_expion_into_an_enemy_camp_wins_for_the_whole_team() -> None:
-    state = place("Nc5 Xb5 Eg7 Wd8 Sh3")
+    state = position("winning_push_into_west_camp")
     final = state.play("c5-b5")
     assert final.is_over and final.rows()[4][0] == "X"
     result = final.result()
@@ -285,129 +310,131 @@ def test_pushing_the_expion_into_an_enemy_camp_wins_for_the_whole_team() -> None
     assert result.reason == "expion_in_camp"
     assert final.legal_moves() == [] and final.to_move is None
     # Three players: East pushes sideways into North's camp; East and West (1 and 2) win.
-    into_north = place("Ee7 Xe8 Nb4 Sc3", camp="E", players=3).play("e7-e8")
+    into_north = position("winning_push_into_north_camp").play("e7-e8")
     assert into_north.result().winners == (1, 2) and into_north.result().scores == (-1, 1, 1)
 
 
 def test_no_push_into_a_camp_cell_that_holds_a_marble() -> None:
-    state = place("Nc5 Xb5 Wa5 Eg7")
+    state = position("push_into_occupied_camp_cell")
     assert "c5-b5" not in texts(state)
 
 
 def test_a_push_goes_only_where_the_marble_may_move() -> None:
     # North pushing up (backward) before the first capture, capturing nothing: refused.
-    state = place("Ne4 Xe5 Wg8")
+    state = position("backward_push")
     assert "e4-e5" not in texts(state)
-    assert "e4-e5" in texts(place("Ne4 Xe5 Wg8", freed=True))
+    assert "e4-e5" in texts(position("backward_push", freed=True))
     # A backward push is allowed when the pushed EX*PION captures.
-    capturing = place("Ne4 Xe5 We7 Ne8 Wg3")
+    capturing = position("backward_push_that_captures")
     assert "e4-e5" in texts(capturing)
     after = capturing.play("e4-e5")
     assert after.expion == "e6" and after.marble_at("e7") is None and after.has_first_capture
 
 
 # -- captures (rulebook figures 1 to 5) ----------------------------------------------------------
+WORKED_EXAMPLES = [name for name, entry in POSITIONS.items() if "play" in entry]
+
+
+@pytest.mark.parametrize("name", WORKED_EXAMPLES)
+def test_worked_examples_end_as_written(name: str) -> None:
+    entry = POSITIONS[name]
+    assert pieces_of(position(name)) == set(entry["pieces"].split())
+    assert pieces_of(position(name).play(entry["play"])) == set(entry["after"].split())
+
+
+def test_the_rulebook_figures_are_worked_examples() -> None:
+    assert [f"figure_{n}" for n in range(1, 6)] == WORKED_EXAMPLES
+
+
 def test_figure_1_a_marble_between_the_mover_and_a_friend_is_captured() -> None:
-    state = place("Ne7 Ee5 Se4 Xh5 Wc3")
-    after = state.play("e7-e6")
-    assert pieces_of(after) == {"Ne6", "Se4", "Xh5", "Wc3"}  # the green (East) marble left
+    after = position("figure_1").play("e7-e6")
     assert after.marbles("E") == 0 and after.has_first_capture and after.quiet_moves == 0
 
 
 def test_figure_2_one_move_captures_two_marbles() -> None:
-    state = place("Ne7 Ee5 Se4 Wf6 Ng6 Wd6 Xh3")
-    after = state.play("e7-e6")
-    # green (East) on e5 and blue (West) on f6 leave; d6 has no friend beyond and stays.
-    assert pieces_of(after) == {"Ne6", "Se4", "Ng6", "Wd6", "Xh3"}
+    after = position("figure_2").play("e7-e6")
+    assert after.marble_at("e5") is None and after.marble_at("f6") is None
+    assert after.marble_at("d6") == "W"
 
 
 def test_captures_are_only_orthogonal() -> None:
-    state = place("Ne7 Ed5 Sc4 Xh3 Wg2")
+    state = position("diagonal_flank")
     after = state.play("e7-e6")
     assert after.marble_at("d5") == "E" and not after.has_first_capture
 
 
 def test_no_capture_of_a_friend() -> None:
-    state = place("Ne7 Se5 Ne4 Xh3 Wg2")
+    state = position("friend_between_north_marbles")
     after = state.play("e7-e6")
     assert after.marble_at("e5") == "S"
 
 
 def test_a_marble_moved_between_two_enemies_is_safe() -> None:
-    state = place("Wd6 Ne7 Ne5 Xh3 Sg2", camp="W")
+    state = position("step_between_two_enemies")
     after = state.play("d6-e6")
     assert after.marble_at("e6") == "W" and after.marbles("W") == 1
 
 
 def test_only_the_moved_marble_captures() -> None:
     # e5 already stands between two North marbles: an unrelated move does not capture it.
-    state = place("Ne6 Ee5 Ne4 Nb7 Xh3 Wg2")
+    state = position("already_flanked")
     after = state.play("b7-b6")
     assert after.marble_at("e5") == "E"
 
 
 def test_figure_3_the_expion_as_chameleon_captures() -> None:
-    # North's e6 touches the EX*PION, which then counts as North's: c5-d5(blue)-e5(EX*PION).
-    state = place("Ne6 Xe5 Wd5 Nc6 Eh8")
-    after = state.play("c6-c5")
+    after = position("figure_3").play("c6-c5")
     assert after.marble_at("d5") is None and after.marbles("W") == 0
     # Without a North marble beside the EX*PION, no capture.
-    alone = place("Ng7 Xe5 Wd5 Nc6 Eh8").play("c6-c5")
+    alone = position("figure_3_without_chameleon").play("c6-c5")
     assert alone.marble_at("d5") == "W"
 
 
 def test_the_chameleon_needs_a_marble_of_the_movers_own_colours() -> None:
     # A team-mate's (South's) marble beside the EX*PION does not lend it to North...
-    state = place("Se6 Xe5 Wd5 Nc6 Eh8")
+    state = position("figure_3_with_south_e6")
     assert state.play("c6-c5").marble_at("d5") == "W"
     # ... but with two players South is North's holder's own colour.
-    two = place("Se6 Xe5 Wd5 Nc6 Eh8", players=2)
+    two = position("figure_3_with_south_e6", players=2)
     assert two.play("c6-c5").marble_at("d5") is None
 
 
 def test_the_chameleon_serves_only_the_player_to_move() -> None:
     # North touches the EX*PION, but on West's move it is no friend of West's.
-    state = place("Nf5 Xe5 Nd5 Wc6 Ng8 Eb3", camp="W")
+    state = position("chameleon_on_wests_move")
     assert state.play("c6-c5").marble_at("d5") == "N"
     # The same shape with colours swapped: on North's move it is North's friend.
-    assert place("Nf5 Xe5 Wd5 Nc6 Eb3").play("c6-c5").marble_at("d5") is None
+    assert position("chameleon_on_norths_move").play("c6-c5").marble_at("d5") is None
 
 
 @pytest.mark.parametrize(("players", "captured"), [(3, False), (2, True)])
 def test_the_chameleon_ignores_a_west_team_mate_of_east(players: int, captured: bool) -> None:
     # West's e6 touches the EX*PION; East moves c6-c5 to flank North's d5 against it.
-    state = place("We6 Xe5 Nd5 Ec6 Sh3", camp="E", players=players)
+    state = position("chameleon_with_wests_e6_for_east", players=players)
     assert (state.play("c6-c5").marble_at("d5") is None) is captured
 
 
 def test_figure_4_a_double_capture_with_the_expion() -> None:
-    # c6-c5: blue d5 is between c5 and the EX*PION (chameleon thanks to e6), green c4 between
-    # c5 and South's c3.
-    state = place("Ne6 Xe5 Wd5 Nc6 Ec4 Sc3 Eh8")
-    after = state.play("c6-c5")
+    after = position("figure_4").play("c6-c5")
     assert after.marble_at("d5") is None and after.marble_at("c4") is None
 
 
 def test_figure_5_the_pushed_expion_captures_too() -> None:
-    # d5 pushes the EX*PION to f5: it captures green g5 against North's h5, and the pusher on
-    # e5 captures blue e4 against South's e3.
-    state = place("Nd5 Xe5 Eg5 Nh5 We4 Se3 Wb8")
-    after = state.play("d5-e5")
-    assert after.expion == "f5"
+    after = position("figure_5").play("d5-e5")
+    assert after.expion == "f5" and after.quiet_moves == 0
     assert after.marble_at("g5") is None and after.marble_at("e4") is None
-    assert pieces_of(after) == {"Ne5", "Xf5", "Nh5", "Se3", "Wb8"}
 
 
 # -- elimination, passes and the end ------------------------------------------------------------
 def test_a_player_without_marbles_is_eliminated_and_skipped() -> None:
-    state = place("Nd8 Se2 Eh4 Xe5", camp="S")  # West has no marble
+    state = position("west_eliminated")  # West has no marble
     assert state.view(None)["eliminated"] == [3]
     after = state.play("e2-e3")
     assert after.camp_to_move == "N" and after.to_move == 0
 
 
 def test_a_player_holding_two_colours_plays_on_with_the_other() -> None:
-    state = place("Sd2 Eh4 Wb7 Xe5", players=2)  # no North marble left
+    state = position("north_gone_with_two_players")  # no North marble left
     assert state.to_move == 0 and state.camp_to_move == "N"
     assert texts(state) == ["d2-c2", "d2-e2", "d2-d3"]
     assert state.view(None)["eliminated"] == []
@@ -415,7 +442,7 @@ def test_a_player_holding_two_colours_plays_on_with_the_other() -> None:
 
 def test_a_camp_whose_holder_cannot_move_passes() -> None:
     # East's only marble on b2 is walled in (camps, North's b3 and c2; no backward step yet).
-    state = place("Nb3 Nc2 Eb2 Sg5 Wh7 Xe6 Nf8")
+    state = position("east_walled_in")
     after = state.play("f8-f7")
     assert after.camp_to_move == "S" and after.to_move == 2 and after.ply == 1
     assert after.quiet_moves == 1
@@ -423,7 +450,7 @@ def test_a_camp_whose_holder_cannot_move_passes() -> None:
 
 
 def test_a_team_without_marbles_loses_and_eliminated_mates_win_too() -> None:
-    state = place("Ne7 Ee5 Ne4 Xh5")  # South and West are gone; East has one marble
+    state = position("last_east_marble")  # South and West are gone; East has one marble
     final = state.play("e7-e6")
     assert final.is_over
     assert final.result().winners == (0, 2) and final.result().reason == "no_marbles"
@@ -431,15 +458,14 @@ def test_a_team_without_marbles_loses_and_eliminated_mates_win_too() -> None:
 
 
 def test_a_winning_push_is_tested_before_the_loss_of_every_marble() -> None:
-    state = place("Nc5 Xb5 Eb4 Nb3")
+    state = position("winning_push_and_last_capture")
     final = state.play("c5-b5")  # the EX*PION enters a5 and the pusher captures b4
     assert final.marbles("E") == 0
     assert final.result().reason == "expion_in_camp"
 
 
 def test_draw_when_no_camp_can_move_after_a_move() -> None:
-    pieces = "Nb3 Nc3 Nd3 Ne4 Nf3 Ng3 Nh3 Eb2 Ec2 Ed2 Ee2 Wf2 Wg2 Wh2 Xe7"
-    state = place(pieces)
+    state = position("blocked_after_e4_e3")
     final = state.play("e4-e3")
     assert final.is_over and final.result().winners == () and final.result().reason == "blocked"
     assert final.result().scores == (0, 0, 0, 0)
@@ -452,13 +478,12 @@ def with_quiet(state: ExpionState, quiet: int) -> ExpionState:
 
 
 def test_the_200_move_draw_is_tested_before_the_blocked_draw() -> None:
-    pieces = "Nb3 Nc3 Nd3 Ne4 Nf3 Ng3 Nh3 Eb2 Ec2 Ed2 Ee2 Wf2 Wg2 Wh2 Xe7"
-    final = with_quiet(place(pieces), QUIET_LIMIT - 1).play("e4-e3")
+    final = with_quiet(position("blocked_after_e4_e3"), QUIET_LIMIT - 1).play("e4-e3")
     assert final.result().reason == "no_progress"
 
 
 def test_draw_after_200_moves_without_capture_or_push() -> None:
-    state = with_quiet(place("Nd7 Eg4 Xb5 Sc2 Wh7"), QUIET_LIMIT - 2)
+    state = with_quiet(position("quiet_moves"), QUIET_LIMIT - 2)
     one = state.play("d7-d6")
     assert not one.is_over and one.quiet_moves == QUIET_LIMIT - 1
     final = one.play("g4-f4")
@@ -466,18 +491,18 @@ def test_draw_after_200_moves_without_capture_or_push() -> None:
 
 
 def test_passes_do_not_count_and_pushes_and_captures_reset_the_count() -> None:
-    walled = place("Nb3 Nc2 Eb2 Sg5 Wh7 Xe6 Nf8")  # East passes
+    walled = position("east_walled_in")  # East passes
     after = with_quiet(walled, QUIET_LIMIT - 2).play("f8-f7")
     assert after.camp_to_move == "S" and after.quiet_moves == QUIET_LIMIT - 1
     assert after.play("g5-g6").result().reason == "no_progress"
-    push = with_quiet(place("Nd6 Xe6 Sc2 Eh3 Wg8"), QUIET_LIMIT - 1).play("d6-e6")
+    push = with_quiet(position("push_resets_quiet_moves"), QUIET_LIMIT - 1).play("d6-e6")
     assert not push.is_over and push.quiet_moves == 0
-    capture = with_quiet(place("Ne7 Ee5 Se4 Xh5 Wc3"), QUIET_LIMIT - 1).play("e7-e6")
+    capture = with_quiet(position("figure_1"), QUIET_LIMIT - 1).play("e7-e6")
     assert not capture.is_over and capture.quiet_moves == 0
 
 
 def test_draw_on_the_third_occurrence_of_a_position() -> None:
-    state = place("Nc7 Eg4 Xe2")  # South and West eliminated: North and East alternate
+    state = position("two_marbles_cycle")  # South and West eliminated: North and East alternate
     cycle = ["c7-d7", "g4-g5", "d7-c7", "g5-g4"]
     for ply, text in enumerate(cycle * 2, start=1):
         assert not state.is_over
@@ -491,7 +516,7 @@ def test_draw_on_the_third_occurrence_of_a_position() -> None:
 def test_repetition_needs_the_same_camp_to_move() -> None:
     # Two players: North's holder also moves on South's turn, so after N, E, S, W moves the
     # same marbles may stand as at the start but with a different history of camps.
-    state = place("Nc7 Eg4 Xe2", players=2)
+    state = position("two_marbles_cycle", players=2)
     for text in ["c7-d7", "g4-g5", "d7-c7"]:
         state = state.play(text)
     assert state.camp_to_move == "W" and state.repetitions == 1
@@ -536,13 +561,13 @@ def test_illegal_moves_name_input_and_ply_and_change_nothing() -> None:
     ],
 )
 def test_illegal_moves_say_why(text: str, reason: str) -> None:
-    state = place("Ne9 Ne2 Nd2 Nf9 Ef7 Wg2 Xc5", freed=True)
+    state = position("illegal_moves")
     with pytest.raises(IllegalMoveError, match=reason):
         state.play(text)
 
 
 def test_no_move_once_the_game_is_over() -> None:
-    final = place("Nc5 Xb5 Eg7 Wd8 Sh3").play("c5-b5")
+    final = position("winning_push_into_west_camp").play("c5-b5")
     with pytest.raises(IllegalMoveError, match="over"):
         final.play("g7-f7")
     with pytest.raises(ValueError):
@@ -589,30 +614,14 @@ def test_random_games_keep_the_invariants() -> None:
 
 
 # -- state building, JSON and the view -------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("pieces", "message"),
-    [
-        ("Nd4 Xb2 We8", "cannot stand on b2"),
-        ("Nd4 Xa5 We8", "cannot stand on a5"),
-        ("Nd4 We8", "exactly one EX"),
-        ("Nd4 Xe5 Xe6 We8", "exactly one EX"),
-        ("Nd4 Xe5 Wb9", "cannot stand in camp N"),
-        ("Nd4 Xe5", "team without marbles"),
-        ("Nd1 Xe5 We8", "cannot stand in camp S"),
-    ],
-)
-def test_impossible_positions_are_refused(pieces: str, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        place(pieces)
-
-
-def test_a_camp_without_legal_move_cannot_be_the_camp_to_move() -> None:
-    with pytest.raises(ValueError, match="no legal move"):
-        place("Nb3 Nc2 Eb2 Sg5 Wh7 Xe6", camp="E")
+@pytest.mark.parametrize("entry", KNOWN["refused"], ids=lambda entry: entry["pieces"])
+def test_impossible_positions_are_refused(entry: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match=entry["error"]):
+        place(entry["pieces"], entry.get("camp", "N"))
 
 
 def test_json_round_trips_and_refuses_bad_data() -> None:
-    state = place("Ne7 Ee5 Se4 Xh5 Wc3").play("e7-e6")
+    state = position("figure_1").play("e7-e6")
     data = json.loads(json.dumps(state.to_json()))
     assert state.game.state_from_json(data) == state
     broken = [
@@ -624,10 +633,34 @@ def test_json_round_trips_and_refuses_bad_data() -> None:
         {**data, "first_capture": "yes"},
         {**data, "seen": [["short", 1]]},
         {k: v for k, v in data.items() if k != "board"},
+        {k: v for k, v in data.items() if k != "players"},
+        ["not", "a", "state"],
     ]
     for bad in broken:
-        with pytest.raises(ValueError):
-            state.game.state_from_json(bad)
+        with pytest.raises(ValueError, match=r"^expion: "):
+            state.game.state_from_json(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"game": "pylos"}, r"state of pylos/standard/4 given to"),
+        ({"variant": "kids"}, r"state of expion/kids/4 given to"),
+        ({"players": 2}, r"state of expion/standard/2 given to"),
+    ],
+)
+def test_a_state_of_another_game_variant_or_player_count_is_refused(
+    change: dict[str, Any], message: str
+) -> None:
+    data = {**game(4).new_state().to_json(), **change}
+    with pytest.raises(ValueError, match=message):
+        game(4).state_from_json(data)
+
+
+def test_the_full_state_starts_with_the_common_header() -> None:
+    data = game(3).new_state().to_json()
+    assert list(data)[:3] == ["game", "variant", "players"]
+    assert (data["game"], data["variant"], data["players"]) == ("expion", "standard", 3)
 
 
 def test_determinize_returns_an_equal_state() -> None:
@@ -637,7 +670,7 @@ def test_determinize_returns_an_equal_state() -> None:
 
 
 def test_the_view_shows_everything_to_everyone() -> None:
-    state = place("Ne7 Ee5 Se4 Xh5 Wc3 Wc4").play("e7-e6")
+    state = position("figure_1_with_west_c4").play("e7-e6")
     view = state.view(1)
     assert view["cells"] == {"e6": "N", "e4": "S", "c3": "W", "c4": "W"}
     # East has no marble left: its turn is skipped.
@@ -652,11 +685,37 @@ def test_the_view_shows_everything_to_everyone() -> None:
     }
 
 
+def test_views_read_positions_through_a_read_only_interface() -> None:
+    """``view.py`` imports nothing from ``rules.py``, and no module but ``rules.py`` reads a
+    state's private fields: views and the evaluator read ``ExpionPosition``'s public facts."""
+    import ast
+    import inspect
+
+    from ludotheque.games.expion import evaluate as evaluate_module
+    from ludotheque.games.expion import view as view_module
+
+    tree = ast.parse(inspect.getsource(view_module))
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    } | {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not {name for name in imported if name.split(".")[-1] == "rules"}
+    for module in (view_module, evaluate_module):
+        private = [
+            node.attr
+            for node in ast.walk(ast.parse(inspect.getsource(module)))
+            if isinstance(node, ast.Attribute) and node.attr[:1] == "_" and node.attr[:2] != "__"
+        ]
+        assert private == [], module.__name__
+    names = {name for name, value in vars(view_module.ExpionPosition).items() if not name.startswith("_")}
+    for name in names:
+        assert hasattr(position("figure_1"), name), name
+
+
 # -- the evaluator ---------------------------------------------------------------------------------
 def test_evaluate_is_in_range_and_sees_material_threats_and_results() -> None:
-    up = place("Ne7 Nd7 Nc7 Ee5 Xb5 Wb4")
+    up = position("north_up_material")
     assert 0 < evaluate(up, 0) <= 1 and -1 <= evaluate(up, 1) < 0
-    threat = place("Nc5 Xb5 Eg7 Wd8 Sh3")
+    threat = position("winning_push_into_west_camp")
     assert evaluate(threat, 0) == pytest.approx(0.9) and evaluate(threat, 1) == pytest.approx(-0.9)
     final = threat.play("c5-b5")
     assert evaluate(final, 2) == 1.0 and evaluate(final, 3) == -1.0
@@ -694,25 +753,24 @@ def test_a_resignation_loses_for_the_whole_team() -> None:
 # -- clauses of issue 19: orthogonal contact, the capture flag, the order of the draws -----------
 def test_the_chameleon_needs_orthogonal_contact_with_the_expion() -> None:
     # North's f6 touches the EX*PION on e5 only by a corner: the EX*PION stays neutral.
-    diagonal = place("Nf6 Xe5 Wd5 Nc6 Eh8").play("c6-c5")
+    diagonal = position("figure_3_diagonal_contact").play("c6-c5")
     assert diagonal.marble_at("d5") == "W" and not diagonal.has_first_capture
     # The same marble one cell over, beside the EX*PION: d5 is captured.
-    beside = place("Ne6 Xe5 Wd5 Nc6 Eh8").play("c6-c5")
+    beside = position("figure_3").play("c6-c5")
     assert beside.marble_at("d5") is None
 
 
 CYCLE = ["c7-d7", "g4-g5", "d7-c7", "g5-g4"]
-CYCLE_PIECES = "Nc7 Eg4 Xe2"  # South and West eliminated: North and East alternate
 
 
 def test_the_repetition_key_includes_whether_a_capture_has_happened() -> None:
     # The flag turns on only with a capture, which also removes marbles, so in play the same
     # marbles never stand under both flags: the flagless occurrences are written into ``seen``.
-    before_capture = place(CYCLE_PIECES)
+    before_capture = position("two_marbles_cycle")
     for text in CYCLE:
         before_capture = before_capture.play(text)
     assert before_capture.repetitions == 2  # these marbles, North to move, no capture yet
-    after_capture = place(CYCLE_PIECES, freed=True)
+    after_capture = position("two_marbles_cycle", freed=True)
     data = after_capture.to_json()
     data["seen"] = data["seen"] + before_capture.to_json()["seen"]
     state = after_capture.game.state_from_json(data)
@@ -730,8 +788,28 @@ def test_the_200_move_draw_is_tested_before_the_third_occurrence() -> None:
         return state
 
     # The eighth move makes the third occurrence (see the repetition test above) ...
-    assert after_two_cycles(place(CYCLE_PIECES)).result().reason == "repetition"
+    assert after_two_cycles(position("two_marbles_cycle")).result().reason == "repetition"
     # ... and, 192 quiet moves in, the 200th move without capture or push too.
-    final = after_two_cycles(with_quiet(place(CYCLE_PIECES), QUIET_LIMIT - 2 * len(CYCLE)))
+    final = after_two_cycles(with_quiet(position("two_marbles_cycle"), QUIET_LIMIT - 2 * len(CYCLE)))
     assert final.quiet_moves == QUIET_LIMIT
     assert final.result().reason == "no_progress"
+
+
+# -- perft (tests/data/expion/perft.json) ----------------------------------------------------------
+PERFT_CHECKED = 1_000_000  # deeper counts take longer than a test should: they are for the record
+
+
+def perft(state: ExpionState, depth: int) -> int:
+    """The number of move sequences of exactly ``depth`` moves from ``state``."""
+    if depth <= 1:
+        return len(state.legal_moves()) if depth else 1
+    return sum(perft(state.play(move), depth - 1) for move in state.legal_moves())
+
+
+@pytest.mark.parametrize("entry", PERFT, ids=lambda entry: f"{entry['position']}-{entry['players']}p")
+def test_perft_counts(entry: dict[str, Any]) -> None:
+    name, players = entry["position"], entry["players"]
+    state = start(players) if name == "start" else position(name)
+    assert state.game.players == players
+    checked = list(takewhile(lambda count: count <= PERFT_CHECKED, entry["nodes"]))
+    assert [perft(state, depth) for depth in range(len(checked))] == checked

@@ -10,6 +10,8 @@ import ludotheque
 from ludotheque.cli.boards import board_module
 from ludotheque.cli.boards.expion import details, render
 
+from .test_expion import position
+
 
 def plain(renderable: object) -> str:
     console = Console(width=100, color_system=None)
@@ -36,11 +38,8 @@ def test_render_draws_the_board_with_coordinates_letters_and_symbols(lang: str, 
 
 
 def test_render_says_when_the_game_is_over() -> None:
-    rows = [" " * 9] + ["." * 9] * 7 + [" " * 9]
-    rows[4] = ".XN......"  # North's c5 pushes the EX*PION from b5 into West's camp
-    rows[1] = "......E.."
-    game = ludotheque.load("expion")
-    final = game.position(rows).play("c5-b5")  # type: ignore[attr-defined]
+    final = position("small_winning_push").play("c5-b5")
+    assert final.is_over
     assert "game over" in plain(render(final.view(None), lang="en"))
     assert "partie finie" in plain(render(final.view(None), lang="fr"))
 

@@ -1,14 +1,20 @@
 """Imbrication: every clause of ``shared/rules/imbrication.md``, one test or more each.
 
-Positions are built with ``ImbricationGame.position`` from a few named cells (see ``diagram``).
+The known positions live in ``tests/data/imbrication/``, by name, each with why it matters:
+``positions.json`` (built with ``ImbricationGame.position``; their legal moves, outcomes and
+results are checked here for every one, and tests below play on from some), ``territories.json``
+(the rule page's examples) and ``perft.json`` (move counts of the plain engine).
 """
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 import random
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,10 +25,12 @@ from ludotheque.core import IllegalMoveError, InvalidMoveError
 from ludotheque.games.imbrication import ImbricationGame, ImbricationState, Move
 from ludotheque.games.imbrication.board import (
     BIT,
+    DIRECTIONS,
     FLANKS,
     FULL,
     INDEX,
     NAMES,
+    TILE_TABLE,
     TILES,
     banned,
     bits,
@@ -32,6 +40,10 @@ from ludotheque.games.imbrication.board import (
 GAME = ludotheque.load("imbrication")
 assert isinstance(GAME, ImbricationGame)
 TABLE_ORDER = ("step", "dstep", "slide", "dslide", "jump", "djump", "ljump", "dljump", "blank")
+DATA = Path(__file__).resolve().parents[1] / "data" / "imbrication"
+POSITIONS: dict[str, dict[str, Any]] = json.loads((DATA / "positions.json").read_text())["positions"]
+TERRITORIES: dict[str, dict[str, Any]] = json.loads((DATA / "territories.json").read_text())["cases"]
+PERFT: dict[str, dict[str, Any]] = json.loads((DATA / "perft.json").read_text())["positions"]
 
 
 def diagram(cells: Mapping[str, str]) -> list[str]:
@@ -62,6 +74,82 @@ def placing(cells: Mapping[str, str], *, round_: int = 1, mover: int = 0,
 
 def texts(state: ImbricationState) -> list[str]:
     return [str(m) for m in state.legal_moves()]
+
+
+def build(spec: Mapping[str, Any]) -> ImbricationState:
+    """The position a ``positions.json`` entry describes (its ``about`` says how)."""
+    if "board" in spec:
+        cells = {f"{f}{8 - r}": c for r, row in enumerate(spec["board"])
+                 for f, c in zip("abcdefgh", row, strict=True) if c != "."}
+    else:
+        cells = {**pieces(spec.get("light", ""), "L"), **pieces(spec.get("dark", ""), "D")}
+    round_ = spec.get("round", 1)
+    if spec["setup"] == "act":
+        mover = "LD".index(cells[spec["placed"]])
+        return acting(cells, spec["tile"], spec["placed"], round_=round_, mover=mover)
+    if spec["setup"] == "place":
+        return placing(cells, round_=round_, mover=spec["mover"], tile=spec.get("tile"))
+    if spec["setup"] == "opening":
+        return GAME.position(diagram(cells), round=round_, openings=spec["openings"])
+    assert spec["setup"] == "over"
+    return over_at(cells)
+
+
+def known(name: str) -> ImbricationState:
+    """The position called ``name`` in ``positions.json``."""
+    return build(POSITIONS[name])
+
+
+BUILT = [name for name, spec in POSITIONS.items() if "refused" not in spec]
+REFUSED = [name for name, spec in POSITIONS.items() if "refused" in spec]
+
+
+# -- the known positions -----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", BUILT)
+def test_the_known_positions_list_their_moves_and_outcomes(name: str) -> None:
+    spec = POSITIONS[name]
+    state = build(spec)
+    legal = texts(state)
+    if "legal" in spec:
+        assert legal == spec["legal"], spec["why"]
+    if "legal_count" in spec:
+        assert len(legal) == spec["legal_count"], spec["why"]
+    assert set(spec.get("legal_has", [])) <= set(legal), spec["why"]
+    assert not set(spec.get("legal_lacks", [])) & set(legal), spec["why"]
+    for move, expected in spec.get("after", {}).items():
+        after = state.play(move)
+        assert after.phase == expected["phase"], spec["why"]
+        if "legal" in expected:
+            assert texts(after) == expected["legal"], spec["why"]
+        if "outcome" in expected:
+            assert after.outcomes[-1] == expected["outcome"], spec["why"]
+    if "result" in spec:
+        assert state.result().to_json() == spec["result"], spec["why"]
+    else:
+        assert not state.is_over, spec["why"]
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_the_refused_positions_raise(name: str) -> None:
+    with pytest.raises(ValueError, match=POSITIONS[name]["refused"]):
+        known(name)
+
+
+def perft(state: ImbricationState, depth: int) -> int:
+    """Sequences of ``depth`` legal moves from ``state`` (nothing is counted past the end)."""
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(state.play(move), depth - 1) for move in moves)
+
+
+@pytest.mark.parametrize("name", list(PERFT))
+def test_perft_counts(name: str) -> None:
+    entry = PERFT[name]
+    state = GAME.new_state(entry["seed"])
+    for move in entry["moves"]:
+        state = state.play(move)
+    assert [perft(state, depth) for depth in range(1, len(entry["counts"]) + 1)] == entry["counts"]
 
 
 def random_game(seed: int) -> list[ImbricationState]:
@@ -138,66 +226,53 @@ def test_players_alternate_strictly_turn_by_turn_across_the_whole_game() -> None
 
 
 def test_an_action_turn_is_a_placement_then_an_action_by_the_same_player() -> None:
-    state = placing(pieces("d5", "D"), tile="jump")
+    state = known("a jump to come")
     assert state.phase == "place" and texts(state)[:2] == ["a1", "b1"]
     after = state.play("d4")
     assert after.phase == "act" and after.to_move == state.to_move
     assert after.current_tile == "jump" and after.placed == INDEX["d4"]
-    assert texts(after) == ["d4xd6"]
     done = after.play("d4xd6")
     assert done.to_move == 1 - state.to_move and done.phase == "place"
     assert done.outcomes[-1] == "action" and done.ply == state.ply + 2
 
 
 def test_a_blank_tile_needs_no_action_move() -> None:
-    state = placing({}, tile="blank")
+    state = known("a blank to come")
     after = state.play("d4")
-    assert after.phase == "place" and after.to_move == 1 - state.to_move
-    assert after.owner(INDEX["d4"]) == state.to_move
-    assert after.outcomes[-1] == "blank" and after.ply == state.ply + 1
+    assert after.to_move == 1 - state.to_move and after.owner(INDEX["d4"]) == state.to_move
+    assert after.ply == state.ply + 1
 
 
 def test_the_placed_piece_is_removed_when_it_cannot_perform_the_action() -> None:
-    state = placing(pieces("a8", "D"), tile="jump")
+    state = known("a jump to come, nothing to take")
     after = state.play("d4")
     assert after.owner(INDEX["d4"]) is None and after.outcomes[-1] == "removed"
     assert after.to_move == 1 - state.to_move and after.ply == state.ply + 1
 
 
 def test_in_rounds_1_to_3_only_the_piece_just_placed_acts() -> None:
-    cells = {**pieces("a1", "L"), **pieces("h8", "D")}
-    state = acting({**cells, "d4": "L"}, "step", "d4", round_=3)
-    assert {m.source for m in state.legal_moves()} == {INDEX["d4"]}
+    state = known("round 3: only d4 steps")
     with pytest.raises(IllegalMoveError, match="only the piece just placed"):
         state.play("a1-a2")
     # The other pieces could move, yet a stuck placed piece is removed.
-    stuck = placing({**cells, **pieces("c4 e4 d3 d5", "L")}, round_=3, tile="step")
-    after = stuck.play("d4")
-    assert after.owner(INDEX["d4"]) is None and after.outcomes[-1] == "removed"
+    after = known("round 3: a step to come, d4 boxed in").play("d4")
+    assert after.owner(INDEX["d4"]) is None and after.owner(INDEX["a1"]) == 0
 
 
 def test_in_rounds_4_and_5_any_own_piece_may_act() -> None:
-    cells = {**pieces("a1 d4", "L"), **pieces("h8", "D")}
-    state = acting(cells, "step", "d4", round_=4)
-    assert {NAMES[m.source] for m in state.legal_moves()} == {"a1", "d4"}
-    after = state.play("a1-a2")
+    after = known("round 4: any piece steps").play("a1-a2")
     assert after.owner(INDEX["a2"]) == 0 and after.owner(INDEX["d4"]) == 0
     assert after.owner(INDEX["a1"]) is None
 
 
 def test_in_rounds_4_and_5_the_placed_piece_stays_when_another_piece_can_act() -> None:
-    cells = {**pieces("c4 e4 d3 d5 a1", "L"), **pieces("b1", "D")}
-    state = placing(cells, round_=5, tile="jump")
-    # a1 cannot take b1 (c1 would be beyond it: it is empty, so a1xc1 exists); d4 is boxed in.
-    after = state.play("d4")
-    assert after.phase == "act" and texts(after) == ["a1xc1"]
+    after = known("round 5: a jump to come, a1 can take").play("d4")
+    assert after.owner(INDEX["d4"]) == 0 and after.placed == INDEX["d4"]
 
 
 def test_in_rounds_4_and_5_the_placed_piece_goes_when_no_own_piece_can_act() -> None:
-    cells = {**pieces("a1 h1", "L"), **pieces("h8", "D")}
-    state = placing(cells, round_=4, tile="jump")
-    after = state.play("d4")
-    assert after.owner(INDEX["d4"]) is None and after.outcomes[-1] == "removed"
+    after = known("round 4: a jump to come, nothing to take").play("d4")
+    assert after.owner(INDEX["d4"]) is None
     assert after.owner(INDEX["a1"]) == 0 and after.owner(INDEX["h1"]) == 0
 
 
@@ -230,41 +305,27 @@ def test_the_placed_piece_stays_exactly_when_some_action_exists(
 
 
 def test_the_action_is_compulsory_no_other_move_is_listed() -> None:
-    state = acting(pieces("d4", "L"), "step", "d4")
+    state = known("a lone step")
     assert all(not m.is_placement for m in state.legal_moves())
     with pytest.raises(IllegalMoveError, match="revealed"):
         state.play("a1")
 
 
 # -- the placement ban (§4.1) ------------------------------------------------------------------------
-def test_no_placement_between_two_enemy_pieces_on_a_row_or_a_column() -> None:
-    state = placing(pieces("c4 e4 g2 g4", "D"))
-    legal = set(texts(state))
-    assert "d4" not in legal and "g3" not in legal
+# The positions of the ban ("d4 and g3 between dark pieces", "flanks that do not ban", "d4
+# between light pieces", "the ban in the opening") are checked with every known position.
+def test_a_placement_between_two_enemy_pieces_is_refused_with_the_reason() -> None:
     with pytest.raises(IllegalMoveError, match="between two enemy pieces"):
-        state.play("d4")
-
-
-def test_the_ban_ignores_diagonals_own_pieces_and_the_edge() -> None:
-    state = placing({**pieces("c3 e5 b1 a2 b4 h3 h5", "D"), **pieces("c5 e3", "L")})
-    legal = set(texts(state))
-    assert "d4" in legal  # diagonal enemies and own pieces do not ban
-    assert "a1" in legal and "a4" in legal  # one neighbour only on each line
-    assert "h4" not in legal  # on the edge, yet flanked along its column
-    own_flanks = placing(pieces("c4 e4", "L"))
-    assert "d4" in texts(own_flanks)
+        known("d4 and g3 between dark pieces").play("d4")
 
 
 def test_the_ban_applies_to_opening_placements() -> None:
-    state = GAME.position(diagram(pieces("c4 e4", "D")), round=1, openings=0)
+    state = known("the ban in the opening")
     assert state.phase == "opening" and state.to_move == 0
-    assert "d4" not in texts(state)
 
 
 def test_a_piece_may_move_between_two_enemy_pieces() -> None:
-    state = acting({**pieces("c4 e4", "D"), "d3": "L"}, "step", "d3")
-    assert "d3-d4" in texts(state)
-    after = state.play("d3-d4")
+    after = known("a step between dark pieces").play("d3-d4")
     assert after.owner(INDEX["d4"]) == 0
 
 
@@ -277,60 +338,30 @@ def test_the_shifted_ban_agrees_with_the_flank_table() -> None:
 
 
 # -- the actions (§4.2) ----------------------------------------------------------------------------------
-def test_orthogonal_and_diagonal_steps_go_to_an_empty_neighbour() -> None:
-    cells = {"d4": "L", "d5": "D", "c3": "L"}
-    assert texts(acting(cells, "step", "d4")) == ["d4-d3", "d4-c4", "d4-e4"]
-    assert texts(acting(cells, "dstep", "d4")) == ["d4-e3", "d4-c5", "d4-e5"]
-
-
-def test_slides_cross_only_empty_cells_and_stop_anywhere() -> None:
-    cells = {"d4": "L", "d6": "D", "f4": "L", "b2": "D"}
-    assert texts(acting(cells, "slide", "d4")) == [
-        "d4-d1", "d4-d2", "d4-d3", "d4-a4", "d4-b4", "d4-c4", "d4-e4", "d4-d5",
-    ]
-    assert texts(acting(cells, "dslide", "d4")) == [
-        "d4-g1", "d4-f2", "d4-c3", "d4-e3", "d4-c5", "d4-e5", "d4-b6", "d4-f6", "d4-a7",
-        "d4-g7", "d4-h8",
-    ]
-
-
+# Which steps, slides and captures each tile allows (§4.2.1-4.2.8): the legal moves of the known
+# positions ("steps from d4", "slides from d4", "a jump over d5", "a long diagonal chain", ...).
 def test_a_short_capture_jumps_an_adjacent_enemy_and_removes_it() -> None:
-    state = acting({"d4": "L", "d5": "D", "e4": "D", "c4": "L", "f4": "D"}, "jump", "d4")
-    assert texts(state) == ["d4xd6"]  # e4 is backed by f4; c4 is own
-    after = state.play("d4xd6")
+    after = known("a jump over d5").play("d4xd6")
     assert after.owner(INDEX["d5"]) is None and after.owner(INDEX["d6"]) == 0
     assert after.owner(INDEX["d4"]) is None
 
 
-def test_a_diagonal_short_capture() -> None:
-    state = acting({"d4": "L", "e5": "D", "c3": "D"}, "djump", "d4")
-    assert texts(state) == ["d4xb2", "d4xf6"]
-
-
 def test_capture_chains_are_optional_and_listed_before_their_extensions() -> None:
-    state = acting({"d4": "L", "e4": "D", "f5": "D", "d5": "D"}, "jump", "d4")
-    assert texts(state) == ["d4xf4", "d4xf4xf6", "d4xd6"]
+    state = known("a chain and its extension")
     after = state.play("d4xf4xf6")
     assert after.owner(INDEX["e4"]) is None and after.owner(INDEX["f5"]) is None
     assert after.owner(INDEX["d5"]) == 1 and after.owner(INDEX["f6"]) == 0
 
 
 def test_a_chain_may_end_on_its_start_cell() -> None:
-    state = acting({"d4": "L", "d5": "D", "e6": "D", "f5": "D", "e4": "D"}, "jump", "d4")
-    assert "d4xd6xf6xf4xd4" in texts(state)
-    after = state.play("d4xd6xf6xf4xd4")
+    after = known("a chain back to its start").play("d4xd6xf6xf4xd4")
     assert after.owner(INDEX["d4"]) == 0 and after.pieces(1) == 0
 
 
 def test_a_long_list_of_actions_accepts_equal_moves_and_refuses_others() -> None:
-    # Over 1,024 legal moves a move is looked up in a set instead of the list: long capture
-    # chains through a checkerboard of enemy pieces run to tens of thousands. Equal moves
+    # Over 1,024 legal moves a move is looked up in a set instead of the list. Equal moves
     # still play, anything else is still illegal.
-    rows = ["........", ".D.D.D..", "D.D.D.D.", "DD.D.D.D", "D.D.D.D.", "DD.D.LLL", "D.D.L..L",
-            "LLD.L..D"]
-    cells = {f"{file}{8 - r}": c
-             for r, row in enumerate(rows) for file, c in zip("abcdefgh", row, strict=True) if c != "."}
-    state = acting(cells, "ljump", "e1", round_=5)
+    state = known("a checkerboard of dark pieces")
     moves = state.legal_moves()
     assert len(moves) > 1024
     for move in moves[::997]:
@@ -345,88 +376,31 @@ def test_a_long_list_of_actions_accepts_equal_moves_and_refuses_others() -> None
 
 
 def test_a_capture_tile_never_moves_without_capturing() -> None:
-    for tile in ("jump", "djump", "ljump", "dljump"):
-        after = placing({"a8": "D"}, tile=tile).play("d4")
-        assert after.outcomes[-1] == "removed"
+    # The placed piece goes when nothing can be taken ("a jump to come, nothing to take", ...);
+    # a capture move that lands on the enemy piece, taking nothing, is no move.
     with pytest.raises(IllegalMoveError):
-        acting({"d4": "L", "d5": "D"}, "jump", "d4").play("d4xd5")
+        known("a jump to take d5").play("d4xd5")
 
 
-def test_a_long_capture_crosses_empty_cells_and_lands_on_any_empty_cell_beyond() -> None:
-    state = acting({"d2": "L", "d5": "D", "h8": "D"}, "ljump", "d2")
-    assert texts(state) == ["d2xd6", "d2xd7", "d2xd8"]
-    after = state.play("d2xd7")
+def test_a_long_capture_lands_on_any_empty_cell_beyond_and_removes_the_piece() -> None:
+    after = known("a long jump down the d file").play("d2xd7")
     assert after.owner(INDEX["d5"]) is None and after.owner(INDEX["d7"]) == 0
 
 
-def test_a_long_capture_may_take_an_adjacent_piece() -> None:
-    state = acting({"d4": "L", "d5": "D"}, "ljump", "d4")
-    assert texts(state)[0] == "d4xd6"
+FAMILIES = [name for name, spec in POSITIONS.items() if "family" in spec]
 
 
-def test_a_long_capture_cannot_pass_an_own_piece() -> None:
-    state = acting({"d2": "L", "d4": "L", "d6": "D", "f2": "D"}, "ljump", "d2")
-    assert texts(state) == ["d2xg2", "d2xh2"]
-    alone = placing({"d4": "L", "d6": "D"}, tile="ljump").play("d2")
-    assert alone.outcomes[-1] == "removed"
-
-
-def test_a_long_capture_cannot_pass_two_adjacent_enemy_pieces() -> None:
-    state = acting({"d2": "L", "d5": "D", "d6": "D", "f2": "D"}, "ljump", "d2")
-    assert texts(state) == ["d2xg2", "d2xh2"]
-    alone = placing({"d5": "D", "d6": "D"}, tile="ljump").play("d2")
-    assert alone.outcomes[-1] == "removed"
-    spaced = acting({"d2": "L", "d5": "D", "d7": "D"}, "ljump", "d2")
-    assert texts(spaced) == ["d2xd6", "d2xd6xd8"]
-
-
-def test_a_long_capture_takes_one_piece_and_chains_for_the_next() -> None:
-    state = acting({"d1": "L", "d3": "D", "d6": "D"}, "ljump", "d1")
-    assert texts(state) == [
-        "d1xd4", "d1xd4xd7", "d1xd4xd8", "d1xd5", "d1xd5xd7", "d1xd5xd8",
-    ]
-
-
-def test_a_long_diagonal_capture_chain() -> None:
-    state = acting({"b2": "L", "d4": "D", "f4": "D", "g1": "L"}, "dljump", "b2")
-    # h2 comes before g3: board order is rank first.
-    assert texts(state) == ["b2xe5", "b2xe5xh2", "b2xe5xg3", "b2xf6", "b2xg7", "b2xh8"]
-
-
-# Each case: a capture tile, the board, the acting piece, every chain the tile allows, then the
-# first hop's landing and the piece it took, and the hops a tile of another family would make
-# from that landing (orthogonal vs diagonal, short vs long): the chains never include them.
-FAMILY_CASES = [
-    ("jump", {"d4": "L", "d5": "D", "e7": "D", "f6": "D", "c6": "D"}, "d4",
-     ["d4xd6", "d4xd6xb6"], "d6", "d5", [("djump", "d6xf8"), ("ljump", "d6xg6")]),
-    ("djump", {"d4": "L", "e5": "D", "f7": "D", "b2": "D", "g7": "D"}, "d4",
-     ["d4xf6", "d4xf6xh8"], "f6", "e5", [("jump", "f6xf8"), ("dljump", "f6xa1")]),
-    ("ljump", {"d2": "L", "d5": "D", "c5": "D", "c7": "D"}, "d2",
-     ["d2xd6", "d2xd7", "d2xd7xa7", "d2xd7xb7", "d2xd8"], "d6", "d5",
-     [("djump", "d6xb4"), ("dljump", "d6xb8")]),
-    ("dljump", {"b2": "L", "d4": "D", "e7": "D", "b5": "D"}, "b2",
-     ["b2xe5", "b2xf6", "b2xf6xd8", "b2xg7", "b2xh8"], "e5", "d4",
-     [("ljump", "e5xa5"), ("ljump", "e5xe8")]),
-]
-
-
-@pytest.mark.parametrize(("tile", "cells", "start", "chains", "landing", "taken", "others"),
-                         FAMILY_CASES, ids=[case[0] for case in FAMILY_CASES])
-def test_a_chain_stays_in_its_tiles_family(tile: str, cells: dict[str, str], start: str,
-                                           chains: list[str], landing: str, taken: str,
-                                           others: list[tuple[str, str]]) -> None:
-    assert texts(acting(cells, tile, start)) == chains
+@pytest.mark.parametrize("name", FAMILIES)
+def test_a_chain_stays_in_its_tiles_family(name: str) -> None:
+    spec = POSITIONS[name]
+    start, chains = spec["placed"], spec["legal"]
+    landing, taken = spec["family"]["landing"], spec["family"]["taken"]
     # From the first landing, tiles of the other families would capture more: not this one.
+    cells = {**pieces(spec.get("light", ""), "L"), **pieces(spec.get("dark", ""), "D")}
     after_first_hop = {c: p for c, p in cells.items() if c not in (start, taken)} | {landing: "L"}
-    for other_tile, hop in others:
+    for other_tile, hop in spec["family"]["other_tiles"]:
         assert hop in texts(acting(after_first_hop, other_tile, landing)), other_tile
         assert not any(chain.startswith(f"{start}x{landing}x{hop.split('x')[1]}") for chain in chains)
-
-
-def test_captured_pieces_leave_at_once_so_a_chain_may_cross_their_cells() -> None:
-    # After d4xd6 (taking d5), the long hop back down crosses d5 and d4, now empty, to take d2.
-    state = acting({"d4": "L", "d5": "D", "d2": "D"}, "ljump", "d4")
-    assert "d4xd6xd1" in texts(state)
 
 
 # -- territories and scoring (§5, §6) -----------------------------------------------------------------
@@ -438,37 +412,15 @@ def named(regions: list[int]) -> list[list[str]]:
     return [[NAMES[c] for c in bits(r)] for r in regions]
 
 
-# The rule page's territory examples (§5). Its pictures are lost, so these boards are
-# reconstructed from the captions; they live in this one table so that a better reconstruction
-# changes one place: (caption, light pieces, dark pieces, light territories, dark territories).
-RULEBOOK_EXAMPLES = [
-    ("the light pieces have made a territory of one cell",
-     "c2 b3 d3 c4", "", [["c3"]], []),
-    ("a dark piece common to two territories of 1 and 4 cells (d3)",
-     "", "c2 b3 d3 c4 e2 f2 g3 g4 e5 f5 d4", [], [["c3"], ["e3", "f3", "e4", "f4"]]),
-    ("a dark ring holding light pieces is no territory; the light ones close one cell",
-     "d3 c4 e4 d5", "c2 d2 e2 b3 f3 b4 f4 b5 f5 c6 d6 e6", [["d4"]], []),
-    ("a region resting on the edge of the board is no territory",
-     "a2 b2 c2 c1", "", [], []),
-]
-
-
-@pytest.mark.parametrize(("caption", "light", "dark", "light_regions", "dark_regions"),
-                         RULEBOOK_EXAMPLES, ids=[e[0][:40] for e in RULEBOOK_EXAMPLES])
-def test_the_rule_page_territory_examples(caption: str, light: str, dark: str,
-                                          light_regions: list[list[str]],
-                                          dark_regions: list[list[str]]) -> None:
-    light_mask, dark_mask = mask(light), mask(dark)
-    assert named(territories(light_mask, dark_mask)) == light_regions, caption
-    assert named(territories(dark_mask, light_mask)) == dark_regions, caption
-    cells = {**pieces(light, "L"), **pieces(dark, "D")}
-    result = over_at(cells).result()
-    assert result.scores == (sum(map(len, light_regions)), sum(map(len, dark_regions)))
-
-
-def test_a_region_touching_the_edge_is_no_territory() -> None:
-    assert territories(mask("a2 b1 b2"), 0) == []
-    assert named(territories(mask("b1 a2 c2 b3"), 0)) == [["b2"]]
+@pytest.mark.parametrize("name", list(TERRITORIES))
+def test_the_territory_cases(name: str) -> None:
+    case = TERRITORIES[name]
+    light, dark = mask(case["light"]), mask(case["dark"])
+    assert named(territories(light, dark)) == case["light_territories"], case["why"]
+    assert named(territories(dark, light)) == case["dark_territories"], case["why"]
+    cells = {**pieces(case["light"], "L"), **pieces(case["dark"], "D")}
+    scores = (sum(map(len, case["light_territories"])), sum(map(len, case["dark_territories"])))
+    assert over_at(cells).result().scores == scores
 
 
 def over_at(cells: Mapping[str, str]) -> ImbricationState:
@@ -477,19 +429,8 @@ def over_at(cells: Mapping[str, str]) -> ImbricationState:
     return state
 
 
-def test_more_territory_wins_and_scores_are_territory_cells() -> None:
-    cells = {**pieces("c2 b3 d3 c4", "L"), **pieces("a8 b8 c8 d8 e8 f8 g8", "D")}
-    result = over_at(cells).result()
-    assert result.winners == (0,) and result.scores == (1, 0) and result.reason == "territory"
-
-
-def test_equal_territory_goes_to_more_pieces_then_a_draw() -> None:
-    result = over_at({**pieces("a1 a2", "L"), **pieces("h8", "D")}).result()
-    assert result.winners == (0,) and result.scores == (0, 0) and result.reason == "pieces"
-    result = over_at({**pieces("a1", "L"), **pieces("h8", "D")}).result()
-    assert result.winners == () and result.reason == "draw"
-
-
+# Who wins (more territory, then more pieces, then a draw): the results of the known positions
+# "a light territory of one cell", "no territory, more light pieces", "no territory, as many pieces".
 def test_the_game_ends_after_the_ninth_tile_of_round_five() -> None:
     states = random_game(11)
     final = states[-1]
@@ -500,27 +441,16 @@ def test_the_game_ends_after_the_ninth_tile_of_round_five() -> None:
         before_last.result()
 
 
-def full_board_but(free: str, cells: Mapping[str, str]) -> dict[str, str]:
-    board = {name: ("L" if (INDEX[name] // 8 + INDEX[name]) % 3 else "D") for name in NAMES}
-    board.update(cells)
-    del board[free]
-    return board
-
-
 def test_the_game_ends_at_once_when_the_player_to_place_cannot() -> None:
-    cells = full_board_but("d4", {"c4": "D", "e4": "D", "d3": "L", "d5": "D"})
-    state = GAME.position(diagram(cells), round=2, openings=1)  # seat 0 must place
-    assert state.to_move is None and state.is_over and state.result().reason in (
-        "territory", "pieces", "draw")
+    state = known("a full board, Light barred from d4")  # seat 0 must place
+    assert state.to_move is None and state.is_over
     # Only the player who must place is checked: seat 1 could still place on d4.
-    other = GAME.position(diagram(cells), round=2, openings=0)
+    other = known("a full board, Dark to place on d4")
     assert other.to_move == 1 and texts(other) == ["d4"]
 
 
 def test_a_filled_board_ends_the_game_after_a_placement() -> None:
-    cells = full_board_but("d4", {"c4": "D", "e4": "L"})
-    state = GAME.position(diagram(cells), round=2, openings=0)
-    after = state.play("d4")
+    after = known("a full board but d4, open to Dark").play("d4")
     assert after.is_over and after.result().scores == (0, 0)
 
 
@@ -554,7 +484,7 @@ def test_malformed_text_is_not_a_move(text: str) -> None:
 
 
 def test_errors_name_the_input_and_the_ply_and_change_nothing() -> None:
-    state = placing(pieces("d5", "D"), tile="jump")
+    state = known("a jump to come")
     before = state.to_json()
     with pytest.raises(IllegalMoveError) as error:
         GAME.parse_move(state, "d5")
@@ -569,9 +499,9 @@ def test_errors_name_the_input_and_the_ply_and_change_nothing() -> None:
 
 
 def test_parse_move_returns_the_listed_move() -> None:
-    state = acting({"d4": "L", "e4": "D", "f5": "D", "d5": "D"}, "jump", "d4")
+    state = known("a chain and its extension")
     move = GAME.parse_move(state, " D4XF4xF6 ")
-    assert any(move is m for m in state._legal or [])
+    assert any(move is m for m in state.legal_moves())
 
 
 def test_no_move_once_over() -> None:
@@ -608,6 +538,28 @@ def test_states_differing_only_in_unrevealed_tiles_look_the_same_to_everyone() -
         for viewer in (None, 0, 1):
             assert twin.view(viewer) == state.view(viewer)
     assert differing > 10
+
+
+def test_the_view_carries_the_tile_table_and_the_counts_a_board_draws_from() -> None:
+    view = GAME.new_state(0).view(None)
+    assert list(view["tile_table"]) == list(TABLE_ORDER)
+    for tile, facts in view["tile_table"].items():
+        table = TILE_TABLE[tile]
+        assert (facts["fr"], facts["en"], facts["motion"]) == (table.fr, table.en, table.motion)
+        assert [tuple(d) for d in facts["directions"]] == [DIRECTIONS[d] for d in table.directions]
+    assert view["tile_table"]["dslide"]["directions"] == [[1, 1], [-1, 1], [1, -1], [-1, -1]]
+    assert view["tile_table"]["blank"]["directions"] == []
+    assert (view["round_count"], view["turns_per_round"], view["opening_placements_per_round"]) == (5, 9, 4)
+    assert len(view["lines"]) == view["round_count"] and len(view["line"]) == view["turns_per_round"]
+
+
+def test_hidden_facts_count_the_tiles_nobody_has_seen() -> None:
+    counts = [state.hidden_facts(0) for state in random_game(4)]
+    assert counts[0] == 18 and counts[-1] == 0
+    assert all(later <= earlier for earlier, later in itertools.pairwise(counts))
+    for state in random_game(5)[::5]:
+        unseen = 9 - state.revealed_in_round_one() + (0 if state.is_round_four_order_known() else 9)
+        assert state.hidden_facts(None) == state.hidden_facts(1) == unseen
 
 
 def test_views_differ_only_in_the_viewer_and_hold_no_secret() -> None:
@@ -647,7 +599,7 @@ def test_the_round_four_order_shows_from_the_end_of_round_three_only() -> None:
 
 
 def test_the_view_lists_revealed_tiles_with_turn_player_and_outcome() -> None:
-    state = acting({"d5": "D", "d4": "L"}, "jump", "d4")
+    state = known("a jump to take d5")
     view = state.view(None)
     assert view["current_tile"] == "jump" and view["placed"] == "d4" and view["phase"] == "act"
     assert view["revealed"][-1] == {"round": 1, "turn": 1, "player": 0, "tile": "jump",
@@ -659,7 +611,7 @@ def test_the_view_lists_revealed_tiles_with_turn_player_and_outcome() -> None:
 
 
 def test_the_view_counts_territories_and_scores() -> None:
-    view = placing(pieces("c2 b3 d3 c4", "L"), mover=1).view(None)
+    view = known("a light ring around c3").view(None)
     assert view["territories"] == [[["c3"]], []] and view["scores"] == [1, 0]
     assert view["pieces"] == [4, 0]
 
@@ -712,6 +664,20 @@ def test_state_from_json_refuses_inconsistent_data(change: dict[str, object]) ->
         GAME.state_from_json(data)
 
 
+@pytest.mark.parametrize(("change", "said"), [
+    ({"game": "pylos"}, "state of pylos/standard/2 given to"),
+    ({"variant": "kids"}, "state of imbrication/kids/2 given to"),
+    ({"players": 3}, "state of imbrication/standard/3 given to"),
+])
+def test_state_from_json_refuses_the_state_of_another_game(change: dict[str, object], said: str) -> None:
+    data = random_game(3)[30].to_json()
+    assert list(data)[:3] == ["game", "variant", "players"]
+    with pytest.raises(ValueError, match=rf"^imbrication: {said}"):
+        GAME.state_from_json(data | change)
+    with pytest.raises(ValueError, match=r"^imbrication: malformed state"):
+        GAME.state_from_json({"board": data["board"]})
+
+
 def test_a_blank_outcome_must_match_a_blank_tile() -> None:
     state = placing({}, tile="blank").play("d4")
     data = state.to_json()
@@ -728,12 +694,26 @@ def test_placements_are_listed_in_board_order_rank_then_file() -> None:
 
 
 def test_actions_are_listed_by_start_cell_in_board_order() -> None:
-    cells = {**pieces("h1 a2 d4", "L"), **pieces("h8", "D")}
-    state = acting(cells, "step", "d4", round_=4)
-    starts = [NAMES[m.source] for m in state.legal_moves()]
+    starts = [NAMES[m.source] for m in known("round 4: steps by start cell").legal_moves()]
     assert starts == sorted(starts, key=lambda n: INDEX[n]) and starts[0] == "h1"
 
 
-def test_a_position_whose_pending_piece_cannot_act_is_refused() -> None:
-    with pytest.raises(ValueError, match="cannot act"):
-        acting({"d4": "L"}, "jump", "d4")
+# -- the package's shape -------------------------------------------------------------------------------------
+PACKAGE = Path(ludotheque.__file__).parent / "games" / "imbrication"
+
+
+def test_the_view_imports_nothing_from_the_rules() -> None:
+    tree = ast.parse((PACKAGE / "view.py").read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "rules" not in imported and all(not (m or "").endswith(".rules") for m in imported)
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in PACKAGE.glob("*.py") if p.name != "rules.py"))
+def test_only_the_rules_read_a_state_s_private_fields(module: str) -> None:
+    tree = ast.parse((PACKAGE / module).read_text())
+    private = [
+        ast.unparse(node) for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+    assert private == []

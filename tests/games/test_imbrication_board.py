@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 from rich.console import Console
 
@@ -13,6 +15,18 @@ from ludotheque.games.imbrication.board import TILE_TABLE
 from ludotheque.games.imbrication.evaluate import evaluate
 
 GAME = ludotheque.load("imbrication")
+POSITIONS = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "imbrication" / "positions.json").read_text()
+)["positions"]
+
+
+def known(name: str) -> ImbricationState:
+    """An opening position of ``positions.json`` (the evaluator's cases are all of that setup)."""
+    spec = POSITIONS[name]
+    assert spec["setup"] == "opening"
+    state = GAME.position(spec["board"], round=spec["round"], openings=spec["openings"])
+    assert isinstance(state, ImbricationState)
+    return state
 
 
 def states_of(seed: int) -> list[ImbricationState]:
@@ -46,12 +60,9 @@ def test_evaluate_is_bounded_antisymmetric_and_exact_at_the_end() -> None:
 
 
 def test_evaluate_prefers_territory_and_near_territory() -> None:
-    empty = ["........"] * 8
-    ring = ["........"] * 5 + ["..L.....", ".L.L....", "..L....."]
-    open_ring = ["........"] * 5 + ["..L.....", ".L.L....", "........"]
-    values = [evaluate(GAME.position(rows, round=2, openings=0), 0)
-              for rows in (empty, open_ring, ring)]
-    assert values[0] < values[1] < values[2]
+    names = ("round 2, an empty board", "round 2, three sides of a ring", "round 2, a ring around c2")
+    values = [evaluate(known(name), 0) for name in names]
+    assert values[0] == 0.0 < values[1] < values[2]
 
 
 def test_the_board_shows_coordinates_letters_and_hidden_tiles_as_question_marks() -> None:

@@ -1,10 +1,18 @@
-"""Plimil: every clause of ``rules/plimil.md`` and the rulebook's worked examples."""
+"""Plimil: every clause of ``rules/plimil.md`` and the rulebook's worked examples.
+
+The positions played from, the rulebook's worked examples and the perft counts are data, each
+with why it matters: ``tests/data/plimil/positions.json`` and ``perft.json``.
+"""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import random
 from itertools import pairwise
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +30,7 @@ from ludotheque.games.plimil.board import (
     PLANTED,
     ROTATE,
     ZONE,
+    ZONE_NAMES,
     file_of,
     rank_of,
     window_slot,
@@ -36,21 +45,42 @@ def names(text: str) -> list[str]:
 STANDARD = ludotheque.load("plimil")
 SETUP10 = ludotheque.load("plimil", variant="setup10")
 OPEN = ludotheque.load("plimil", variant="open")
-BLUE_START = names("d1 e1 b2 c2 d2 e2 f2 g2 c3 d3 e3 f3")
-RED_START = names("c6 d6 e6 f6 b7 c7 d7 e7 f7 g7 d8 e8")
+GAMES = {"standard": STANDARD, "setup10": SETUP10, "open": OPEN}
+DATA = Path(__file__).resolve().parents[1] / "data" / "plimil"
+KNOWN = json.loads((DATA / "positions.json").read_text(encoding="utf-8"))
+POSITIONS: dict[str, dict[str, Any]] = KNOWN["positions"]
+PERFT: dict[str, dict[str, Any]] = json.loads((DATA / "perft.json").read_text(encoding="utf-8"))["counts"]
+# A 4-ply cycle found by search: after PREFIX, CYCLE twice makes a third occurrence.
+REPETITION = KNOWN["sequences"]["repetition_cycle"]
+PREFIX: list[str] = REPETITION["prefix"]
+CYCLE: list[str] = REPETITION["cycle"]
 
 
-def start_spec() -> dict[str, str]:
-    """Every block on its start cell, Blue's all blue, Red's all red."""
-    return {s: f"{s} BBB" for s in BLUE_START} | {s: f"{s} RRR" for s in RED_START}
+def spec_of(name: str) -> dict[str, str]:
+    """The blocks of the known position ``name`` (``PlimilGame.from_position``'s ``blocks``)."""
+    known = POSITIONS[name]
+    spec = spec_of(known["from"]) if "from" in known else dict(known["blocks"])
+    for start, placed in known.get("moved", {}).items():
+        cell, balls = placed.split(" ", 1)
+        relocate(spec, start, cell, balls)
+    return spec
 
 
-def relocate(spec: dict[str, str], start: str, cell: str, balls: str, flips: int = 0) -> None:
-    """Put the block that starts on ``start`` on ``cell`` with ``balls`` (as they stand now)."""
+def position(name: str, **changes: Any) -> PlimilState:
+    """The known position ``name`` in the open variant; ``changes`` to ``from_position``'s
+    options (``to_move``, ``stems``, ``quiet_plies``) override the data's."""
+    known = POSITIONS[name]
+    options = {key: known[key] for key in ("to_move", "stems", "quiet_plies") if key in known}
+    return OPEN.from_position(spec_of(name), **(options | changes))
+
+
+def relocate(spec: dict[str, str], start: str, cell: str, balls: str) -> None:
+    """Put the block that starts on ``start`` on ``cell`` with ``balls`` (as they stand now,
+    optionally followed by its flips)."""
     for where, text in list(spec.items()):
         if text.split()[0] == start:
             del spec[where]
-    spec[cell] = f"{start} {balls} {flips}"
+    spec[cell] = f"{start} {balls}"
 
 
 def texts(state: PlimilState) -> list[str]:
@@ -150,7 +180,7 @@ def test_text_that_is_not_notation_raises_invalid_move(text: str) -> None:
 
 
 def test_well_formed_moves_not_legal_here_raise_illegal_naming_the_input_and_ply() -> None:
-    state = OPEN.from_position(start_spec())
+    state = position("start")
     before = state.to_json()
     for text in ["a1-a3", "d3-d4", "pass", "stems SSSSTTTT", "d6-d4", "d2-d4@cw"]:
         with pytest.raises(IllegalMoveError, match=rf"{text!r}.*ply 0"):
@@ -215,11 +245,11 @@ def test_blue_sets_up_first_then_red_then_blue_plays_first() -> None:
 
 # -- moves --------------------------------------------------------------------------------------
 def test_two_stem_moves_go_forward_in_a_straight_line_over_a_free_cell() -> None:
-    state = OPEN.from_position(start_spec())
+    state = position("start")
     moves = texts(state)
     assert "d3-d5" in moves and "d3-b5" in moves and "d3-f5" in moves
     assert "b2-d4" not in moves  # c3 is not free
-    red = OPEN.from_position(start_spec(), to_move=1)
+    red = position("start", to_move=1)
     red_moves = texts(red)
     assert "d6-d4" in red_moves and "e6-g4" in red_moves
     assert all(rank_of(Move.from_text(m).landing) < rank_of(Move.from_text(m).origin)
@@ -227,35 +257,29 @@ def test_two_stem_moves_go_forward_in_a_straight_line_over_a_free_cell() -> None
 
 
 def test_a_plain_one_stem_move_does_not_exist() -> None:
-    moves = [Move.from_text(m) for m in texts(OPEN.from_position(start_spec()))]
+    moves = [Move.from_text(m) for m in texts(position("start"))]
     for move in moves:
         distance = abs(rank_of(move.landing) - rank_of(move.origin))
         assert distance == 2 or move.captured >= 0 or move.turn
 
 
 def test_one_stem_capture_takes_an_opponent_block_on_the_same_rank() -> None:
-    spec = start_spec()
-    relocate(spec, "f6", "f4", "RRR")
-    moves = texts(OPEN.from_position(spec))
+    moves = texts(position("red_on_f4"))
     assert "e3-e4xf4" in moves and "f3-e4xf4" in moves and "f3-g4xf4" in moves
     assert all(m.split("-")[1][:2] in ("e4", "g4") for m in moves if m.endswith("xf4"))
-    relocate(spec, "c3", "d4", "BBB")  # the destination d4 is no longer free
-    assert not any(m.endswith("e4xf4") for m in texts(OPEN.from_position(spec)))
+    # The destination d4 is no longer free.
+    assert not any(m.endswith("e4xf4") for m in texts(position("red_on_f4_d4_taken")))
 
 
 def test_rotation_needs_a_neutral_on_the_board() -> None:
-    assert not any("@" in m for m in texts(OPEN.from_position(start_spec())))
-    spec = start_spec()
-    spec["c6"] = "c6 NNN"
-    moves = texts(OPEN.from_position(spec))
+    assert not any("@" in m for m in texts(position("start")))
+    moves = texts(position("neutral_on_c6"))
     assert "d3-d4@ccw" in moves and "d3-d4@cw" in moves
     assert moves.index("d3-d4@ccw") + 1 == moves.index("d3-d4@cw")
 
 
 def test_rotation_turns_blocks_and_stems_but_never_the_players_frame() -> None:
-    spec = start_spec()
-    spec["c6"] = "c6 NNN"
-    state = OPEN.from_position(spec)
+    state = position("neutral_on_c6")
     after = state.play("d3-d4@cw")
     assert after.rotation == 1
     assert after.block_at("d5") == "d3"  # d3 -> d4, then d4 turns to d5
@@ -271,24 +295,16 @@ def test_rotation_turns_blocks_and_stems_but_never_the_players_frame() -> None:
 
 
 def test_neutral_captures_diagonally_toward_oneself_along_the_file() -> None:
-    spec = start_spec()
-    relocate(spec, "d3", "h5", "BBB")
-    relocate(spec, "e6", "e4", "NNN")
-    relocate(spec, "d6", "d4", "RRR")
-    relocate(spec, "d2", "a4", "BBB")
-    state = OPEN.from_position(spec)
-    moves = texts(state)
+    moves = texts(position("neutral_capture"))
     assert "e4-d3xd4" in moves
     assert not any(m.startswith("e4-") and m != "e4-d3xd4" for m in moves)
     # Red may move the same neutral toward Red (upward), to capture a blue block.
-    red = OPEN.from_position(spec, to_move=1)
+    red = position("neutral_capture", to_move=1)
     assert not any(m.startswith("e4-") for m in texts(red))
 
 
 def test_neutral_blocks_are_never_captured() -> None:
-    spec = start_spec()
-    relocate(spec, "f6", "f4", "NNN")
-    moves = texts(OPEN.from_position(spec))
+    moves = texts(position("neutral_on_f4"))
     assert not any(m.endswith("xf4") for m in moves)
 
 
@@ -303,76 +319,51 @@ def test_legal_moves_follow_the_canonical_order() -> None:
             assert keys == sorted(keys) and len(set(keys)) == len(keys)
 
 
-# -- the rulebook's worked examples -------------------------------------------------------------
-def test_rulebook_capture_turns_a_red_block_neutral() -> None:
-    spec = start_spec()
-    relocate(spec, "e3", "e3", "BBR")  # tall e3 shows the bottom B, short e4 the middle B
-    relocate(spec, "f6", "f4", "RBN")  # tall f4 shows the bottom R; turned over: N at the bottom
-    state = OPEN.from_position(spec)
-    after = state.play("e3-e4xf4")
-    assert after.block_at("e4") == "e3" and after.colour_at("e4") == "B"
-    assert after.block_at("f4") is None
-    assert after.block_at("d4") == "f6" and after.colour_at("d4") == "N"
-    assert after.counts == (12, 11, 1)
-    assert after.quiet_plies == 0 and not after.is_over
+# -- the rulebook's worked examples (positions.json: "rulebook") -------------------------------
+RULEBOOK = [name for name, known in POSITIONS.items() if "rulebook" in known]
 
 
-def test_rulebook_neutral_becomes_blue_on_a_tall_stem_and_the_move_stops() -> None:
-    spec = start_spec()
-    relocate(spec, "d3", "h5", "BBB")
-    relocate(spec, "e6", "e4", "BNR")  # short e4 shows the middle N; tall d3 the bottom B
-    relocate(spec, "d6", "d4", "RRR")
-    relocate(spec, "d2", "a4", "BBB")
-    state = OPEN.from_position(spec, stems={"d3": "T"})
-    assert state.colour_at("e4") == "N"
-    after = state.play("e4-d3xd4")
-    assert after.colour_at("d3") == "B" and after.block_at("d3") == "e6"
-    assert after.block_at("d4") == "d6" and after.colour_at("d4") == "R"  # not captured
-    assert after.block_at("d2") is None
-    assert after.counts == (13, 11, 0)
-    assert str(after.history[-1]) == "e4-d3xd4"  # recorded as announced
+def check_facts(state: PlimilState, facts: dict[str, Any]) -> None:
+    """The ``facts`` of a worked example hold in ``state``: the block on each cell with the
+    colour it shows (``"<start cell> <colour>"``, or ``None``), the counts, the plies without a
+    colour change, the result (``None``: the game goes on)."""
+    for cell, expected in facts.get("cells", {}).items():
+        block = state.block_at(cell)
+        assert (None if block is None else f"{block} {state.colour_at(cell)}") == expected, cell
+    if "counts" in facts:
+        assert list(state.counts) == facts["counts"]
+    if "quiet_plies" in facts:
+        assert state.quiet_plies == facts["quiet_plies"]
+    if "result" in facts and facts["result"] is None:
+        assert not state.is_over
+    elif "result" in facts:
+        assert state.result().to_json() == facts["result"]
+        assert state.legal_moves() == [] and state.to_move is None
+
+
+@pytest.mark.parametrize("name", RULEBOOK)
+def test_the_rulebook_worked_examples(name: str) -> None:
+    example = POSITIONS[name]["rulebook"]
+    state = position(name)
+    check_facts(state, example.get("before", {}))
+    after = state.play(example["move"])
+    check_facts(after, example["after"])
+    assert str(after.history[-1]) == example["move"]  # recorded as announced, even when stopped
+
+
+def test_the_rulebook_examples_are_all_there() -> None:
+    assert RULEBOOK == ["rulebook_capture", "rulebook_neutral_turns_blue", "rulebook_seventh_neutral"]
 
 
 def test_a_colour_change_also_cancels_the_announced_rotation() -> None:
-    spec = start_spec()
-    spec["c6"] = "c6 NNN"
-    relocate(spec, "e3", "e3", "BRN")  # tall e3 shows B, short e4 shows R
-    after = OPEN.from_position(spec).play("e3-e4@cw")
+    after = position("rotation_cancelled").play("e3-e4@cw")  # tall e3 shows B, short e4 R
     assert after.rotation == 0 and after.block_at("e4") == "e3" and after.colour_at("e4") == "R"
     assert after.block_at("c6") == "c6"  # nothing turned
 
 
-def test_rulebook_seventh_neutral_ends_the_game_blue_wins_9_to_8() -> None:
-    spec = start_spec()
-    for start in ("d1", "e1"):
-        relocate(spec, start, start, "NNN")
-    relocate(spec, "e3", "f5", "NNN")  # short f5 and short e4 both show the middle N
-    for start in ("d8", "e8", "c7"):
-        relocate(spec, start, start, "NNN")
-    relocate(spec, "e6", "e5", "RBN")  # tall e5 shows R; turned over on tall e3 it shows N
-    state = OPEN.from_position(spec)
-    assert state.counts == (9, 9, 6)
-    after = state.play("f5-e4xe5")
-    assert after.block_at("e3") == "e6" and after.colour_at("e3") == "N"
-    assert after.is_over and after.counts == (9, 8, 7)
-    result = after.result()
-    assert result.winners == (0,) and result.scores == (9, 8) and result.reason == "rule_of_7"
-    assert after.legal_moves() == [] and after.to_move is None
-
-
 # -- end of the game ----------------------------------------------------------------------------
-def blocked_position() -> dict[str, str]:
-    """Blue's colour only on the top cells, Red's only at the bottom: nobody can move."""
-    top = names("d8 e8 c7 d7 e7 f7 b7 g7")
-    bottom = names("d1 e1 c2 d2 e2 f2 b2 g2 b3 c3 d3 e3 f3 g3 a4 h4")
-    starts = BLUE_START + RED_START
-    spec = {cell: f"{start} BBB" for cell, start in zip(top, starts, strict=False)}
-    spec |= {cell: f"{start} RRR" for cell, start in zip(bottom, starts[8:], strict=True)}
-    return spec
-
-
 def test_a_player_without_a_move_passes_and_two_passes_end_the_game() -> None:
-    state = OPEN.from_position(blocked_position())
+    state = position("blocked")
     assert texts(state) == ["pass"]
     after = state.play("pass")
     assert not after.is_over and texts(after) == ["pass"]
@@ -384,11 +375,11 @@ def test_a_player_without_a_move_passes_and_two_passes_end_the_game() -> None:
 
 def test_pass_is_illegal_while_another_move_exists() -> None:
     with pytest.raises(IllegalMoveError, match="pass"):
-        OPEN.from_position(start_spec()).play("pass")
+        position("start").play("pass")
 
 
 def test_the_hundredth_ply_without_a_colour_change_is_a_draw() -> None:
-    state = OPEN.from_position(start_spec(), quiet_plies=98)
+    state = position("start", quiet_plies=98)
     state = state.play("d3-d5")
     assert state.quiet_plies == 99 and not state.is_over
     final = state.play("e6-e4")
@@ -397,19 +388,8 @@ def test_the_hundredth_ply_without_a_colour_change_is_a_draw() -> None:
 
 
 def test_a_colour_change_resets_the_quiet_count() -> None:
-    spec = start_spec()
-    relocate(spec, "e3", "e3", "BBR")
-    relocate(spec, "f6", "f4", "RBN")
-    after = OPEN.from_position(spec, quiet_plies=99).play("e3-e4xf4")
+    after = position("rulebook_capture", quiet_plies=99).play("e3-e4xf4")
     assert after.quiet_plies == 0 and not after.is_over
-
-
-# A 4-ply cycle found by search: four one-stem moves, each with a quarter turn anticlockwise.
-PREFIX = names("d3-d4@cw f5-e4@ccw e3-e4@ccw b3-c2@ccw e5-d6@ccw f4-e3@ccw e3-f4@cw g3-e1 c6-e8 "
-          "f3-f2@ccw f2-g3@cw g4-g3@cw d5-e6@ccw e4-f3@cw b6-c7@cw b6-d4 g2-e4 d4-e3@ccw "
-          "e5-f6@ccw e3-e2@cw f6-g7@ccw g7-g6@ccw e2-e3@ccw d8-e7@ccw c6-d7@ccw f2-e1@cw "
-          "h4-h5@cw")
-CYCLE = names("c2-d1@ccw c5-b6@ccw e8-f7@ccw g3-f4@ccw")
 
 
 def position_key(state: PlimilState) -> str:
@@ -421,9 +401,7 @@ def position_key(state: PlimilState) -> str:
 
 
 def test_the_third_occurrence_of_a_position_is_a_draw() -> None:
-    spec = start_spec()
-    spec["c6"] = "c6 NNN"
-    state = OPEN.from_position(spec)
+    state = position(REPETITION["from"])
     for text in PREFIX:
         state = state.play(text)
     seen: dict[str, int] = {position_key(state): 1}
@@ -556,7 +534,50 @@ def test_view_carries_what_a_web_page_needs() -> None:
     assert len(view["board"]) == 44
     block = next(e["block"] for e in view["board"] if e["block"])
     assert set(block) == {"id", "owner", "colour", "flips", "balls"}
+    assert set(view["board"][0]) == {"cell", "stem", "planted_by", "block", "window", "zone"}
+    assert view["quiet_limit"] == 100
     assert json.loads(json.dumps(view)) == view
+
+
+def test_each_cell_names_its_zone_wherever_the_board_turned_it() -> None:
+    state = position("neutral_on_c6")
+    zones = {e["cell"]: e["zone"] for e in state.view(None)["board"]}
+    assert {zone: sorted(c for c, z in zones.items() if z == zone) for zone in ("centre", "blue_diagonal")} \
+        == {"centre": names("d4 d5 e4 e5"), "blue_diagonal": names("b2 c3 f3 g2")}
+    assert {zones[NAMES[s]] for s in CELLS} == {z.replace(" ", "_") for z in ZONE_NAMES.values()}
+    turned = state.play("d3-d4@cw").view(None)
+    assert turned["rotation"] == 1
+    for entry in turned["board"]:
+        # A cell shows the zone of the board's cell that the quarter turn brought there.
+        assert entry["zone"] == zones[NAMES[ROTATE[CCW][INDEX[entry["cell"]]]]]
+    assert next(e["zone"] for e in turned["board"] if e["cell"] == "d8") == "west_wedge"  # from a4
+
+
+def test_each_cell_says_which_ball_its_window_shows_once_its_stem_is_known() -> None:
+    state = random_game(STANDARD, 3)[35]
+    for viewer in (None, 0, 1):
+        for entry in state.view(viewer)["board"]:
+            # ``balls`` stand as they are now, bottom first: a tall stem shows the bottom one.
+            assert entry["window"] == {"T": 0, "S": 1, None: None}[entry["stem"]]
+            block = entry["block"]
+            if block and entry["window"] is not None and None not in block["balls"]:
+                assert block["balls"][entry["window"]] == block["colour"]
+
+
+def test_views_and_the_evaluator_read_the_state_through_its_public_interface() -> None:
+    source = Path(inspect.getfile(PlimilState)).parent
+    view_imports = {node.module for node in ast.walk(ast.parse((source / "view.py").read_text()))
+                    if isinstance(node, ast.ImportFrom)}
+    assert "rules" not in view_imports  # rules imports view, never the other way round
+    for name in ("view.py", "evaluate.py", "board.py", "notation.py", "__init__.py"):
+        private = [
+            f"{name}:{node.lineno} .{node.attr}"
+            for node in ast.walk(ast.parse((source / name).read_text()))
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ]
+        assert private == []
+    assert "hidden_facts" in vars(PlimilState)  # not found by the view module's file name
 
 
 def test_state_from_json_refuses_altered_data() -> None:
@@ -574,54 +595,29 @@ def test_state_from_json_refuses_altered_data() -> None:
 # -- clauses of issue 19: the replant cell, Red's neutral, the 100 plies, the order of endings ----
 def test_a_capture_needs_a_replant_cell_on_the_board() -> None:
     # A red block on c3: a blue block landing on b3 would plant it on a3, which is no cell.
-    spec = start_spec()
-    relocate(spec, "c3", "h5", "BBB")
-    relocate(spec, "f6", "c3", "RRR")
-    state = OPEN.from_position(spec)
+    state = position("replant_off_board")
     assert "b2-b3" not in texts(state) and not any(m.endswith("xc3") for m in texts(state))
     # One rank up the same capture plants the red block on a4, a cell: it is offered.
-    spec = start_spec()
-    relocate(spec, "f6", "c4", "RRR")
-    assert "c3-b4xc4" in texts(OPEN.from_position(spec))
+    assert "c3-b4xc4" in texts(position("replant_on_board"))
 
 
 def test_a_capture_needs_a_free_replant_cell() -> None:
-    spec = start_spec()
-    relocate(spec, "f6", "c4", "RRR")
-    relocate(spec, "d2", "a4", "BBB")  # a4, where c3-b4xc4 would plant the red block
-    moves = texts(OPEN.from_position(spec))
+    moves = texts(position("replant_taken"))  # a4, where c3-b4xc4 would plant, holds a block
     assert "c3-b4xc4" not in moves and "c3-d4xc4" in moves  # d4xc4 plants it on b4, free
 
 
 def test_a_neutral_capture_needs_a_replant_cell_on_the_board_and_free() -> None:
     # The neutral on e2 would land on d1 and plant the red block of d2 on "d0": no such cell.
-    spec = start_spec()
-    relocate(spec, "e2", "e2", "NNN")
-    relocate(spec, "d1", "h4", "BBB")
-    relocate(spec, "d2", "a4", "BBB")
-    relocate(spec, "d6", "d2", "RRR")
-    assert not any(m.startswith("e2-") for m in texts(OPEN.from_position(spec)))
+    assert not any(m.startswith("e2-") for m in texts(position("neutral_replant_off_board")))
     # One rank up, the red block of d3 goes to d1: a cell, free.
-    spec = start_spec()
-    relocate(spec, "e3", "e3", "NNN")
-    relocate(spec, "d1", "h4", "BBB")
-    relocate(spec, "d2", "a4", "BBB")
-    relocate(spec, "d3", "g4", "BBB")
-    relocate(spec, "d6", "d3", "RRR")
-    assert [m for m in texts(OPEN.from_position(spec)) if m.startswith("e3-")] == ["e3-d2xd3"]
+    moves = texts(position("neutral_replant_on_board"))
+    assert [m for m in moves if m.startswith("e3-")] == ["e3-d2xd3"]
     # The rulebook's capture e4-d3xd4 plants the red block on d2: not while d2 holds a block.
-    spec = start_spec()
-    relocate(spec, "d3", "h5", "BBB")
-    relocate(spec, "e6", "e4", "NNN")
-    relocate(spec, "d6", "d4", "RRR")
-    assert not any(m.startswith("e4-") for m in texts(OPEN.from_position(spec)))
+    assert not any(m.startswith("e4-") for m in texts(position("neutral_replant_taken")))
 
 
 def test_red_captures_with_a_neutral_moved_diagonally_toward_red() -> None:
-    spec = start_spec()
-    relocate(spec, "e6", "d4", "NNN")  # a neutral on d4; e6 is now free
-    relocate(spec, "e3", "e4", "BBB")  # a blue block on e4
-    state = OPEN.from_position(spec, to_move=1)
+    state = position("red_neutral_capture")  # a neutral on d4, a blue block on e4, e6 free
     assert [m for m in texts(state) if m.startswith("d4-")] == ["d4-e5xe4"]
     after = state.play("d4-e5xe4")
     assert after.block_at("e5") == "e6" and after.colour_at("e5") == "N"
@@ -630,16 +626,11 @@ def test_red_captures_with_a_neutral_moved_diagonally_toward_red() -> None:
     assert next(b for b in after.to_json()["blocks"] if b["start"] == "e3")["flips"] == 1
     # Blue may not move that neutral toward Red: from d4, Blue's neutral goes to c3 or e3 only.
     assert not any(m.startswith("d4-e5") or m.startswith("d4-c5")
-                   for m in texts(OPEN.from_position(spec)))
+                   for m in texts(position("red_neutral_capture", to_move=0)))
 
 
 def test_a_stopped_move_resets_the_hundred_ply_count() -> None:
-    spec = start_spec()
-    relocate(spec, "d3", "h5", "BBB")
-    relocate(spec, "e6", "e4", "BNR")
-    relocate(spec, "d6", "d4", "RRR")
-    relocate(spec, "d2", "a4", "BBB")
-    after = OPEN.from_position(spec, stems={"d3": "T"}, quiet_plies=99).play("e4-d3xd4")
+    after = position("rulebook_neutral_turns_blue", quiet_plies=99).play("e4-d3xd4")
     assert after.colour_at("d3") == "B" and after.block_at("d4") == "d6"  # stopped
     assert after.quiet_plies == 0 and not after.is_over
 
@@ -650,7 +641,7 @@ def test_setup_moves_are_outside_the_draw_counters() -> None:
 
 
 def test_passes_count_as_plies_toward_the_hundred() -> None:
-    state = OPEN.from_position(blocked_position(), quiet_plies=98)
+    state = position("blocked", quiet_plies=98)
     after = state.play("pass")
     assert after.quiet_plies == 99 and not after.is_over
     final = after.play("pass")
@@ -659,9 +650,7 @@ def test_passes_count_as_plies_toward_the_hundred() -> None:
 
 
 def test_two_passes_with_equal_counts_are_a_draw() -> None:
-    # Blue's colour shows on Red's start cells and Red's on Blue's: every block is walled in.
-    swapped = {s: f"{s} RRR" for s in BLUE_START} | {s: f"{s} BBB" for s in RED_START}
-    state = OPEN.from_position(swapped)
+    state = position("swapped")  # every block walled in
     assert texts(state) == ["pass"] and state.counts == (12, 12, 0)
     final = state.play("pass").play("pass")
     assert final.result().winners == () and final.result().scores == (12, 12)
@@ -669,9 +658,7 @@ def test_two_passes_with_equal_counts_are_a_draw() -> None:
 
 
 def test_the_third_occurrence_is_tested_before_the_hundredth_ply() -> None:
-    spec = start_spec()
-    spec["c6"] = "c6 NNN"
-    state = OPEN.from_position(spec)
+    state = position(REPETITION["from"])
     for text in PREFIX:
         state = state.play(text)
     data = state.to_json()
@@ -689,15 +676,12 @@ def test_the_endings_are_tested_in_the_order_of_the_rules() -> None:
     # the second pass in a row, the third occurrence and the 100th ply hold, then each of them
     # taken away in turn: the first that still holds ends the game. (In play a pass never
     # changes a colour, so the rule of 7 cannot hold then: those states are written directly.)
-    walled = OPEN.from_position(blocked_position())
+    walled = position("blocked")
     following = [key for key, _ in walled.play("pass").to_json()["seen"]
                  if key not in dict(walled.to_json()["seen"])]
 
     def after_a_pass(*, seventh: bool, passes: int, seen: int, quiet: int) -> PlimilState:
-        spec = blocked_position()
-        if seventh:
-            spec["c7"] = spec["c7"].split()[0] + " NNN"  # Blue shows 7 blocks
-        data = OPEN.from_position(spec).to_json()
+        data = position("blocked_seventh" if seventh else "blocked").to_json()
         earlier = [[following[0], seen]] if seen else []
         data |= {"passes": passes, "quiet": quiet, "seen": data["seen"] + earlier}
         return OPEN.state_from_json(data).play("pass")
@@ -709,3 +693,29 @@ def test_the_endings_are_tested_in_the_order_of_the_rules() -> None:
     assert after_a_pass(seventh=False, passes=0, seen=2, quiet=99).result().reason == "repetition"
     assert after_a_pass(seventh=False, passes=0, seen=0, quiet=99).result().reason == "hundred_plies"
     assert not after_a_pass(seventh=False, passes=0, seen=0, quiet=0).is_over
+
+
+# -- perft (perft.json) -------------------------------------------------------------------------
+def perft(state: ludotheque.State, depth: int) -> int:
+    """The number of move sequences of ``depth`` moves from ``state`` (none past a game's end)."""
+    if depth == 0:
+        return 1
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(state.play(move), depth - 1) for move in moves)
+
+
+@pytest.mark.parametrize("name", list(PERFT))
+def test_perft_counts(name: str) -> None:
+    known = PERFT[name]
+    start = known["start"]
+    state: ludotheque.State
+    if "position" in start:
+        assert known["variant"] == "open"
+        state = position(start["position"])
+    else:
+        state = GAMES[known["variant"]].new_state()
+        for text in start["moves"]:
+            state = state.play(text)
+    assert [perft(state, depth) for depth in range(1, len(known["perft"]) + 1)] == known["perft"]

@@ -1,13 +1,32 @@
-"""Pylos: every clause of ../shared/rules/pylos.md, on positions built for the purpose."""
+"""Pylos: every clause of ../shared/rules/pylos.md, on positions built for the purpose.
+
+The positions live in ``tests/data/pylos/positions.json``, each with why it matters, and their
+perft counts in ``perft.json``: ``known("square_ready")`` builds one by name.
+"""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import ludotheque
 from ludotheque.core import IllegalMoveError, InvalidMoveError
 from ludotheque.games.pylos.board import INDEX, LEVEL, NAMES
-from ludotheque.games.pylos.rules import PylosState
+from ludotheque.games.pylos.rules import PylosGame, PylosState
+
+DATA = Path(__file__).parent.parent / "data" / "pylos"
+POSITIONS: dict[str, dict[str, Any]] = json.loads((DATA / "positions.json").read_text())["positions"]
+PERFT: list[dict[str, Any]] = json.loads((DATA / "perft.json").read_text())["perft"]
+
+
+def known(name: str, *, mover: int | None = None, variant: str | None = None) -> PylosState:
+    """The position ``name`` of ``positions.json`` (its player to move and rule set unless given)."""
+    entry = POSITIONS[name]
+    return position(entry["light"], entry["dark"], entry["mover"] if mover is None else mover,
+                    variant or entry.get("variant", "standard"))
 
 
 def position(light: str = "", dark: str = "", mover: int = 0, variant: str = "standard") -> PylosState:
@@ -34,6 +53,40 @@ def test_start_position_has_sixteen_placements_on_level_one_in_cell_order() -> N
     state = ludotheque.load("pylos").new_state(seed=5)
     assert texts(state) == [f"1{f}{r}" for r in "1234" for f in "abcd"]
     assert state.to_move == 0 and state.view(None)["reserves"] == [15, 15]
+    assert known("start") == state
+
+
+# -- the data files: the positions are what they say, and perft ---------------------------------
+@pytest.mark.parametrize("name", [n for n, entry in POSITIONS.items() if "moves" in entry])
+def test_a_position_taken_from_a_game_is_reached_by_its_moves(name: str) -> None:
+    entry = POSITIONS[name]
+    state = PylosGame(entry["variant"]).new_state()
+    for text in entry["moves"].split():
+        state = state.play(text)
+    built = known(name)
+    assert (state.balls(0), state.balls(1), state.to_move) == (built.balls(0), built.balls(1), built.to_move)
+
+
+def test_every_known_position_is_a_game_in_progress_with_legal_balls() -> None:
+    for name, entry in POSITIONS.items():
+        state = known(name)
+        assert not state.is_over and state.legal_moves(), name
+        cells = entry["light"].split() + entry["dark"].split()
+        assert len(cells) == len(set(cells)) and all(c in INDEX for c in cells), name
+
+
+def perft(state: PylosState, depth: int) -> int:
+    """Sequences of exactly ``depth`` legal moves from ``state`` (a finished game has none)."""
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(after, depth - 1) for after in map(state.play, moves) if not after.is_over)
+
+
+@pytest.mark.parametrize("entry", PERFT, ids=lambda entry: f"{entry['position']}-{entry['variant']}")
+def test_perft_counts_of_the_data_file(entry: dict[str, Any]) -> None:
+    state = known(entry["position"], variant=entry["variant"])
+    assert [perft(state, depth) for depth in range(1, len(entry["counts"]) + 1)] == entry["counts"]
 
 
 def test_seed_is_ignored_because_pylos_has_no_chance() -> None:
@@ -62,22 +115,21 @@ def test_cell_names_cover_thirty_cells_on_four_levels() -> None:
 
 # -- available cells ---------------------------------------------------------------------------
 def test_an_upper_cell_is_available_only_on_four_occupied_supports_of_any_colour() -> None:
-    three = position(light="1a1 1b1", dark="1a2")
+    three = known("three_supports")
     assert "2a1" not in texts(three)
     with pytest.raises(IllegalMoveError, match="not available"):
         three.play("2a1")
-    four = position(light="1a1 1b1", dark="1a2 1b2")
-    assert "2a1" in texts(four)
+    assert "2a1" in texts(known("four_supports"))
 
 
 def test_an_occupied_cell_is_not_available() -> None:
     with pytest.raises(IllegalMoveError):
-        position(light="1a1").play("1a1")
+        known("one_ball").play("1a1")
 
 
 # -- raises --------------------------------------------------------------------------------------
 def test_a_free_own_ball_may_be_raised_to_a_higher_available_cell() -> None:
-    state = position(light="1a1 1b1 1d4", dark="1a2 1b2", mover=0)
+    state = known("raise_ready")
     assert "1d4-2a1" in texts(state)
     after = state.play("1d4-2a1")
     assert after.owner(INDEX["2a1"]) == 0 and after.owner(INDEX["1d4"]) is None
@@ -85,14 +137,14 @@ def test_a_free_own_ball_may_be_raised_to_a_higher_available_cell() -> None:
 
 
 def test_a_ball_may_not_be_raised_onto_a_cell_it_supports() -> None:
-    state = position(light="1a1 1b1", dark="1a2 1b2", mover=0)
+    state = known("four_supports")
     assert "1a1-2a1" not in texts(state)
     with pytest.raises(IllegalMoveError, match="supports"):
         state.play("1a1-2a1")
 
 
 def test_only_own_free_balls_rise_and_only_to_a_strictly_higher_level() -> None:
-    state = position(light="1a1 1b1 2a1 1d4", dark="1a2 1b2 1c4", mover=0)
+    state = known("covered_and_foreign")
     moves = texts(state)
     assert not any(m.startswith("1a1-") for m in moves), "1a1 carries 2a1: not free"
     assert not any(m.startswith("1c4-") for m in moves), "not one's own ball"
@@ -103,17 +155,12 @@ def test_only_own_free_balls_rise_and_only_to_a_strictly_higher_level() -> None:
 
 
 def test_the_top_is_never_reached_by_a_raise() -> None:
-    state = position(
-        light="1a1 1c1 1a3 1c3 1b2 1d2 1b4 1d4 2a1 2c1 2b2 2a3 2c3 3a1 3b2",
-        dark="1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 2b1 2a2 2c2 2b3 3b1 3a2",
-        mover=0,
-    )
-    assert texts(state) == ["4a1"]
+    assert texts(known("top_only")) == POSITIONS["top_only"]["legal_moves"] == ["4a1"]
 
 
 # -- squares and removals ------------------------------------------------------------------------
 def test_completing_a_square_requires_one_or_two_removals() -> None:
-    state = position(light="1a1 1b1 1a2 1d4", dark="1c1 1c2 1d1", mover=0)
+    state = known("square_ready")
     moves = texts(state)
     assert "1b2" not in moves
     assert "1b2x1b2" in moves, "the ball just played may be taken back"
@@ -125,8 +172,7 @@ def test_completing_a_square_requires_one_or_two_removals() -> None:
 
 
 def test_only_free_own_balls_are_taken_back() -> None:
-    state = position(light="1a1 1b1 1a2 1c1 1c2", dark="1d1 1d2 2b1 1a3", mover=0)
-    # 2b1 rests on 1b1, 1c1, 1b2, 1c2: once 1b2 is played those four are covered.
+    state = known("covered_supports")
     moves = texts(state)
     assert "1b2x1a1" in moves
     assert not any("x1b1" in m or "x1c1" in m or "x1d1" in m for m in moves)
@@ -135,13 +181,12 @@ def test_only_free_own_balls_are_taken_back() -> None:
 
 
 def test_a_square_of_mixed_colours_saves_nothing() -> None:
-    state = position(light="1a1 1b1", dark="1a2", mover=0)
+    state = known("mixed_square")
     assert "1b2" in texts(state) and not any(m.startswith("1b2x") for m in texts(state))
 
 
 def test_the_second_removal_may_be_freed_by_the_first() -> None:
-    # Light's 2a1 rests on 1a1 (light): taking 2a1 back first frees 1a1.
-    state = position(light="1a1 2a1 1c3 1d3 1c4", dark="1b1 1a2 1b2", mover=0)
+    state = known("freed_by_first")
     moves = texts(state)
     assert "1d4x2a1x1a1" in moves
     assert "1d4x1a1x2a1" not in moves
@@ -151,7 +196,7 @@ def test_the_second_removal_may_be_freed_by_the_first() -> None:
 
 
 def test_a_pair_that_works_in_both_orders_is_listed_once_in_cell_order() -> None:
-    state = position(light="1a1 1b1 1a2 1d4", dark="1c1", mover=0)
+    state = known("pair_either_order")
     moves = texts(state)
     assert moves.count("1b2x1a1x1d4") == 1 and "1b2x1d4x1a1" not in moves
     game = ludotheque.load("pylos")
@@ -159,8 +204,7 @@ def test_a_pair_that_works_in_both_orders_is_listed_once_in_cell_order() -> None
 
 
 def test_removal_variants_replace_the_placement_in_canonical_order() -> None:
-    state = position(light="1a1 1b1 1a2", dark="1c1", mover=0)
-    moves = texts(state)
+    moves = texts(known("removal_order"))
     start = moves.index("1b2x1a1")
     expected = ["1b2x1a1", "1b2x1a1x1b1", "1b2x1a1x1a2", "1b2x1a1x1b2", "1b2x1b1", "1b2x1b1x1a2",
                 "1b2x1b1x1b2", "1b2x1a2", "1b2x1a2x1b2", "1b2x1b2"]
@@ -169,61 +213,45 @@ def test_removal_variants_replace_the_placement_in_canonical_order() -> None:
 
 
 def test_squares_count_on_levels_two_and_three() -> None:
-    level2 = position(
-        light="2a1 2b1 2a2 1a1 1c1 1a3 1c3 1d4",
-        dark="1b1 1d1 1a2 1c2 1b3 1d3 1b2",
-        mover=0,
-    )
+    level2 = known("square_on_level_two")
     assert "2b2" not in texts(level2) and "2b2x1d4" in texts(level2)
-    level3 = position(
-        light="1a1 1c1 1a3 1c3 1b4 1d4 2a1 2c1 2a3 2c3 3a1 3b1 3a2",
-        dark="1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 1b2 1d2 2b1 2a2 2b2 2c2 2b3",
-        mover=0,
-    )
+    level3 = known("square_on_level_three")
     assert "3b2" not in texts(level3) and "3b2x3b2" in texts(level3)
 
 
 def test_several_figures_at_once_still_allow_at_most_two_removals() -> None:
-    state = position(light="1a1 1b1 1c1 1a2 1c2 1d4", dark="1d1 1d2 1d3", mover=0)
+    state = known("two_squares_at_once")
     assert all(m.count("x") <= 2 for m in texts(state))
     assert "1b2x1a1x1c1" in texts(state)
 
 
 def test_a_raise_that_completes_a_square_also_takes_back() -> None:
-    state = position(
-        light="2a1 2b1 2a2 1a1 1c1 1a3 1c3 1d4 1a4", dark="1b1 1d1 1a2 1c2 1b3 1d3 1b2", mover=0
-    )
+    state = known("raise_completes_square")
     assert "1a4-2b2" not in texts(state)
     assert "1a4-2b2x1d4" in texts(state)
 
 
 # -- lines: advanced rules only ----------------------------------------------------------------
 def test_lines_of_four_on_level_one_count_only_under_advanced_rules() -> None:
-    standard = position(light="1a1 1b1 1c1", dark="1a2 1b2", mover=0)
-    advanced = position(light="1a1 1b1 1c1", dark="1a2 1b2", mover=0, variant="advanced")
+    standard = known("row_of_three")
+    advanced = known("row_of_three", variant="advanced")
     assert "1d1" in texts(standard)
     assert "1d1" not in texts(advanced) and "1d1x1d1" in texts(advanced)
-    column = position(light="1a1 1a2 1a3", dark="1b1", mover=0, variant="advanced")
-    assert "1a4x1a4" in texts(column)
+    assert "1a4x1a4" in texts(known("column_of_three"))
 
 
 def test_lines_of_three_on_level_two_count_under_advanced_rules() -> None:
-    base_light = "1a1 1c1 1a3 1c3 1b2 1d2 1b4 1d4"
-    base_dark = "1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4"
-    advanced = position(light=base_light + " 2a1 2b1", dark=base_dark + " 2a2", variant="advanced")
-    standard = position(light=base_light + " 2a1 2b1", dark=base_dark + " 2a2")
-    assert "2c1x2c1" in texts(advanced)
-    assert "2c1" in texts(standard)
+    assert "2c1x2c1" in texts(known("level_two_row", variant="advanced"))
+    assert "2c1" in texts(known("level_two_row"))
 
 
 def test_diagonals_never_count_as_lines() -> None:
-    state = position(light="1a1 1b2 1c3", dark="1b1 1c1", mover=0, variant="advanced")
-    assert "1d4" in texts(state)
+    assert "1d4" in texts(known("diagonal"))
 
 
 # -- kids rules --------------------------------------------------------------------------------
 def test_kids_rules_have_no_squares_and_no_lines() -> None:
-    square = position(light="1a1 1b1 1a2", dark="1c1", mover=0, variant="kids")
+    square = known("removal_order", variant="kids")
     assert "1b2" in texts(square) and not any("x" in m for m in texts(square))
     with pytest.raises(IllegalMoveError):
         square.play("1b2x1b2")
@@ -231,27 +259,20 @@ def test_kids_rules_have_no_squares_and_no_lines() -> None:
 
 # -- the end -----------------------------------------------------------------------------------
 def test_placing_the_top_wins() -> None:
-    state = position(
-        light="1a1 1c1 1a3 1c3 1b2 1d2 1b4 1d4 2a1 2c1 2b2 2a3 2c3 3a1 3b2",
-        dark="1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 2b1 2a2 2c2 2b3 3b1 3a2",
-        mover=0,
-    )
-    final = state.play("4a1")
+    final = known("top_only").play("4a1")
     assert final.is_over and final.to_move is None
     assert final.result().winners == (0,) and final.result().scores == (1, -1)
     assert final.result().reason == "top"
 
 
 def test_an_empty_reserve_at_the_start_of_a_turn_loses_even_with_a_raise_possible() -> None:
-    fourteen_dark = "1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 2b1 2a2 2c2 2b3 2a1 2c1"
-    state = position(light="1a1 1c1 1a3 1c3 1b2 1d2 1b4", dark=fourteen_dark, mover=1)
-    dark_spent = state.play("1d4")
+    dark_spent = known("dark_last_ball").play("1d4")
     assert not dark_spent.is_over and dark_spent.reserve(1) == 0, "Light's turn comes first"
     final = dark_spent.play("2b2")
     assert final.is_over and final.result().winners == (0,)
     assert final.result().reason == "empty_reserve"
-    raises_left = position(light="1a1 1c1 1a3 1c3 1b2 1d2 1b4 2b2",
-                           dark=fourteen_dark + " 1d4", mover=1)
+    raises_left = known("dark_empty_with_a_raise")
+    assert raises_left.reserve(1) == 0
     assert any(m.is_raise for m in raises_left.legal_moves()), "Dark could still raise"
 
 
@@ -266,7 +287,7 @@ def test_a_game_in_which_nobody_saves_a_ball_is_won_by_the_second_player() -> No
 
 
 def test_the_third_occurrence_of_a_position_is_a_draw() -> None:
-    state = position(light="1a1 1b1 1a2", dark="1c3 1d3 1c4", mover=0)
+    state = known("take_back_loop")
     moves = ["1b2x1b2", "1d4x1d4", "1b2x1b2"]
     for text in moves:
         state = state.play(text)
@@ -279,12 +300,7 @@ def test_the_third_occurrence_of_a_position_is_a_draw() -> None:
 
 
 def test_the_top_is_tested_before_the_empty_reserve() -> None:
-    state = position(
-        light="1a1 1c1 1a3 1c3 1b2 1d2 1b4 1d4 2a1 2c1 2b2 2a3 2c3 3a1 3b2",
-        dark="1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 2b1 2a2 2c2 2b3 3b1 3a2",
-        mover=1,
-    )
-    final = state.play("4a1")
+    final = known("top_only", mover=1).play("4a1")
     assert final.result().reason == "top" and final.result().winners == (1,)
 
 
@@ -308,6 +324,10 @@ def test_state_from_json_refuses_inconsistent_data() -> None:
         game.state_from_json(data | {"light": (1 << 16) - 1})
     with pytest.raises(ValueError):
         game.state_from_json({"game": "pylos"})
+    kids = ludotheque.load("pylos", variant="kids").new_state().to_json()
+    with pytest.raises(ValueError, match="state of pylos/kids/2 given to"):
+        game.state_from_json(kids)
+    assert list(data)[:3] == ["game", "variant", "players"], "the shared header comes first"
 
 
 def test_every_line_of_level_one_is_a_figure_in_advanced() -> None:
@@ -319,10 +339,6 @@ def test_every_line_of_level_one_is_a_figure_in_advanced() -> None:
 
 
 # -- clauses of issue 19: lines on level 3, standing figures, the order of the endings --------
-FULL_LEVEL1_LIGHT = "1a1 1c1 1a3 1c3 1b2 1d2 1b4 1d4"
-FULL_LEVEL1_DARK = "1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4"
-
-
 def key(light: str, dark: str, mover: int) -> int:
     """The position key of ``seen`` (``to_json``): both masks and the player to move."""
     light_mask = sum(1 << INDEX[c] for c in light.split())
@@ -339,11 +355,7 @@ def seen_before(state: PylosState, light: str, dark: str, mover: int, count: int
 
 def test_level_three_has_no_lines_under_advanced_rules() -> None:
     # Level 3 is 2 x 2: two light balls side by side, or one above the other, are no line.
-    state = position(
-        light=FULL_LEVEL1_LIGHT + " 2a1 2c1 2b2 2a3 2c3 3a1",
-        dark=FULL_LEVEL1_DARK + " 2b1 2a2 2c2 2b3",
-        mover=0, variant="advanced",
-    )
+    state = known("level_three_rows")
     moves = texts(state)
     assert "3b1" in moves and "3a2" in moves, "a row and a column of level 3 complete nothing"
     assert not any(m.startswith(("3b1x", "3a2x")) for m in moves)
@@ -352,8 +364,7 @@ def test_level_three_has_no_lines_under_advanced_rules() -> None:
 
 
 def test_a_standing_square_does_not_trigger_again() -> None:
-    state = position(light="1a1 1b1 1a2 1d4", dark="1c3 1d3", mover=0)
-    state = state.play("1b2x1d4").play("1c4")  # Light's square 1a1 1b1 1a2 1b2 stands
+    state = known("square_to_stand").play("1b2x1d4").play("1c4")  # Light's square 1a1 1b1 1a2 1b2 stands
     assert {state.owner(INDEX[c]) for c in ("1a1", "1b1", "1a2", "1b2")} == {0}
     moves = texts(state)
     assert "1c1" in moves and "1c2" in moves, "next to the square, completing nothing"
@@ -366,16 +377,13 @@ def test_a_standing_square_does_not_trigger_again() -> None:
 
 
 def test_a_standing_line_does_not_trigger_again_under_advanced_rules() -> None:
-    state = position(light="1a1 1b1 1c1 1d1", dark="1a3 1b3", mover=0, variant="advanced")
-    moves = texts(state)
+    moves = texts(known("standing_row"))
     assert "1a2" in moves and "1d2" in moves
     assert not any("x" in m for m in moves)
 
 
 def test_a_square_and_a_line_at_once_still_allow_at_most_two_removals() -> None:
-    # 1d1 completes the row 1a1-1d1 and the square 1c1 1d1 1c2 1d2.
-    state = position(light="1a1 1b1 1c1 1c2 1d2", dark="1a3 1b3", mover=0, variant="advanced")
-    with_d1 = [m for m in texts(state) if m.startswith("1d1")]
+    with_d1 = [m for m in texts(known("square_and_row")) if m.startswith("1d1")]
     assert with_d1 and "1d1" not in with_d1
     assert max(m.count("x") for m in with_d1) == 2
 
@@ -385,31 +393,21 @@ def test_the_start_position_is_the_first_occurrence() -> None:
 
 
 def test_a_dark_win_scores_minus_one_for_light() -> None:
-    final = position(light=TOP_LIGHT, dark=TOP_DARK, mover=1).play("4a1")
-    result = final.result()
+    result = known("top_only", mover=1).play("4a1").result()
     assert result.winners == (1,) and result.scores == (-1, 1) and result.reason == "top"
 
 
 def test_raises_come_after_placements_by_source_then_destination() -> None:
-    state = position(light="1a1 1b1 1c1 1c4 1d4", dark="1a2 1b2 1c2", mover=0)
-    assert texts(state) == [
-        "1d1", "1d2", "1a3", "1b3", "1c3", "1d3", "1a4", "1b4",  # level 1, rank then file
-        "2a1", "2b1",
-        "1a1-2b1", "1c1-2a1", "1c4-2a1", "1c4-2b1", "1d4-2a1", "1d4-2b1",
-    ]
+    assert texts(known("raises_after_placements")) == POSITIONS["raises_after_placements"]["legal_moves"]
 
 
 # The top and an empty reserve end the game at their first occurrence, so in a real game a
 # position holding either can never be a third occurrence: the earlier occurrences are written
 # into the state's ``seen`` to make the endings hold at once.
-TOP_LIGHT = "1a1 1c1 1a3 1c3 1b2 1d2 1b4 1d4 2a1 2c1 2b2 2a3 2c3 3a1 3b2"
-TOP_DARK = "1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 2b1 2a2 2c2 2b3 3b1 3a2"
-
-
 def test_the_top_is_tested_before_the_third_occurrence() -> None:
     # The 30th ball fills the pyramid, so the top also empties the opponent's reserve.
-    state = seen_before(position(light=TOP_LIGHT, dark=TOP_DARK, mover=1),
-                        TOP_LIGHT, TOP_DARK + " 4a1", 0, 2)
+    top = POSITIONS["top_only"]
+    state = seen_before(known("top_only", mover=1), top["light"], top["dark"] + " 4a1", 0, 2)
     final = state.play("4a1")
     assert final.reserve(0) == 0 and final.reserve(1) == 0
     assert any(count == 3 for _, count in final.to_json()["seen"]), "all three endings hold"
@@ -417,9 +415,8 @@ def test_the_top_is_tested_before_the_third_occurrence() -> None:
 
 
 def test_the_empty_reserve_is_tested_before_the_third_occurrence() -> None:
-    light = "1a1 1c1 1a3 1c3 1b2 1d2 1b4"
-    dark = "1b1 1d1 1a2 1c2 1b3 1d3 1a4 1c4 2b1 2a2 2c2 2b3 2a1 2c1 1d4"  # 15: reserve empty
-    state = seen_before(position(light=light, dark=dark, mover=0), light + " 2b2", dark, 1, 2)
+    empty = POSITIONS["dark_empty"]
+    state = seen_before(known("dark_empty"), empty["light"] + " 2b2", empty["dark"], 1, 2)
     final = state.play("2b2")
     assert any(count == 3 for _, count in final.to_json()["seen"]), "both endings hold"
     assert final.result().reason == "empty_reserve" and final.result().winners == (0,)
@@ -427,6 +424,6 @@ def test_the_empty_reserve_is_tested_before_the_third_occurrence() -> None:
 
 def test_kids_rules_still_allow_raises() -> None:
     # "Only raising saves balls": under the kids rules a raise is the one way to keep a ball.
-    state = position(light="1a1 1b1 1d4", dark="1a2 1b2", mover=0, variant="kids")
+    state = known("raise_ready", variant="kids")
     assert "1d4-2a1" in texts(state)
     assert state.play("1d4-2a1").reserve(0) == 12

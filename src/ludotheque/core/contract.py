@@ -13,9 +13,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import import_module
-from typing import Any, Generic, Self, TypeVar
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .errors import IllegalMoveError
 
@@ -124,6 +124,25 @@ class GameInfo:
     # an immediate gain a careful opponent would have prevented (Pylos: a square to close).
     evaluator: Evaluator | None = field(default=None, repr=False)
     gain_detector: Callable[[State], bool] | None = field(default=None, repr=False)
+
+    @property
+    def package_name(self) -> str:
+        """The package that declares the game (``package``; else its game class's package)."""
+        return self.package or self.make.__module__.rpartition(".")[0]
+
+    def resource(self, name: str) -> Traversable | None:
+        """The file ``name`` the game's package ships (``RULES.md``, a page or terminal board),
+        ``None`` when it ships none."""
+        try:
+            found = resources.files(self.package_name).joinpath(name)
+        except (ModuleNotFoundError, ValueError, TypeError):
+            return None
+        return found if found.is_file() else None
+
+    def rules_text(self) -> str | None:
+        """The game's whole ``RULES.md`` (``## Français`` then ``## English``), if it ships one."""
+        found = self.resource("RULES.md")
+        return found.read_text("utf-8") if found is not None else None
 
     def variant_name(self, variant: str, lang: str) -> str:
         """``variant``'s name in ``lang``, or the id itself."""
@@ -407,31 +426,51 @@ class StoredState(State, Generic[GameT, MoveT]):
             raise self._not_over_error()
         return self._result
 
-    def hidden_facts(self, player: Player | None) -> int:
-        # Redaction lives in each game's view module (STYLE.md §4): so does this count, as
-        # ``hidden_facts(state, player)`` beside ``view``; a game without one hides nothing.
-        counter = _hidden_fact_counter(type(self))
-        return 0 if counter is None else counter(self, player)
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, StoredState) or type(other) is not type(self):
             return False
         return self.to_json() == other.to_json()
 
 
-@cache
-def _hidden_fact_counter(kind: type[State]) -> Callable[[Any, Player | None], int] | None:
-    """``hidden_facts`` of the view module beside ``kind``'s rules module, if it has one."""
-    package = kind.__module__.rpartition(".")[0]
-    try:
-        module = import_module(f"{package}.view")
-    except ImportError:
-        return None
-    counter: Callable[[Any, Player | None], int] | None = getattr(module, "hidden_facts", None)
-    return counter
+class Position(Protocol):
+    """The contract's facts every view starts with: what ``base_view`` reads of a position. A
+    game's view module extends it with the read-only facts it needs (never the state's class)."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def to_move(self) -> Player | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    def result(self) -> Result: ...
 
 
-def base_view(state: State, viewer: Player | None, phase: str) -> JSON:
+RULES_SECTIONS = {"fr": "## Français", "en": "## English"}
+
+
+def rules_section(text: str, lang: str) -> str:
+    """The ``## Français`` or ``## English`` section of a RULES.md, without its heading (the whole
+    text when it has no such section).
+
+    >>> rules_section("# T\\n## Français\\nBonjour\\n## English\\nHello\\n", "en")
+    'Hello\\n'
+    """
+    lines = text.splitlines(keepends=True)
+    heading = RULES_SECTIONS["fr" if lang == "fr" else "en"]
+    start = next((i for i, line in enumerate(lines) if line.strip() == heading), None)
+    if start is None:
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "".join(lines[start + 1 : end])
+
+
+def base_view(state: Position, viewer: Player | None, phase: str) -> JSON:
     """The fields every view starts with (DESIGN.md: game, variant, players, viewer, ...)."""
     game = state.game
     return {

@@ -55,6 +55,12 @@ def team_of(camp: Camp) -> int:
     return camp % 2
 
 
+# The camps of each team: North and South (team 0), East and West (team 1).
+TEAM_CAMPS: tuple[tuple[Camp, ...], ...] = tuple(
+    tuple(camp for camp in range(CAMP_COUNT) if team_of(camp) == team) for team in (0, 1)
+)
+
+
 # Directions as index steps: toward rank 9, toward file i, toward rank 1, toward file a.
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 DIRECTIONS: tuple[Direction, ...] = (UP, RIGHT, DOWN, LEFT)

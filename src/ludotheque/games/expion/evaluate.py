@@ -18,8 +18,8 @@
 from __future__ import annotations
 
 from ...core.contract import LevelSpec, Player, State
-from .board import CAMP_AT, NEIGHBOUR, SIZE
-from .rules import CODE_OF_CAMP, EXPION, TEAM_CAMPS, ExpionState
+from .board import CAMP_AT, INDEX, NEIGHBOUR, SIZE
+from .rules import ExpionState
 
 MATERIAL_WEIGHT = 0.6
 EXPION_WEIGHT = 0.3
@@ -36,13 +36,11 @@ def evaluate(state: State, player: Player) -> float:
     team = game.team_of[player]
     mover = state.to_move
     assert mover is not None
-    if _has_winning_push(state):
+    expion = INDEX[state.expion]
+    if _has_winning_push(state, expion):
         return THREAT_VALUE if game.team_of[mover] == team else -THREAT_VALUE
-    board = state._board
-    mine = sum(board.count(CODE_OF_CAMP[c]) for c in TEAM_CAMPS[team])
-    theirs = sum(board.count(CODE_OF_CAMP[c]) for c in TEAM_CAMPS[1 - team])
-    material = (mine - theirs) / 14
-    value = MATERIAL_WEIGHT * material + EXPION_WEIGHT * _expion_lean(state._expion, team)
+    material = (state.team_marbles(team) - state.team_marbles(1 - team)) / 14
+    value = MATERIAL_WEIGHT * material + EXPION_WEIGHT * _expion_lean(expion, team)
     return max(-1.0, min(1.0, value))
 
 
@@ -56,13 +54,12 @@ def _expion_lean(expion: int, team: int) -> float:
     return (to_own - to_enemy) / 3
 
 
-def _has_winning_push(state: ExpionState) -> bool:
-    """Whether a legal move of the player to move pushes the EX*PION into a camp (a win:
-    pushes into one's own team's camps are never legal)."""
-    board = state._board
+def _has_winning_push(state: ExpionState, expion: int) -> bool:
+    """Whether a legal move of the player to move pushes the EX*PION (on ``expion``) into a
+    camp (a win: pushes into one's own team's camps are never legal)."""
     for move in state.legal_moves():
-        if board[move.target] == EXPION:
-            beyond = NEIGHBOUR[move.target][_STEP_DIRECTION[move.target - move.source]]
+        if move.target == expion:
+            beyond = NEIGHBOUR[expion][_STEP_DIRECTION[expion - move.source]]
             if CAMP_AT[beyond] >= 0:
                 return True
     return False

@@ -21,6 +21,7 @@ from typing import Any
 
 from ...core.contract import JSON, Game, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError, Reason
+from . import view as views
 from .board import (
     ADJACENT,
     CAMP_AT,
@@ -38,6 +39,7 @@ from .board import (
     OPTIONS,
     PUSH_TO,
     SIZE,
+    TEAM_CAMPS,
     Camp,
     Cell,
     team_of,
@@ -55,7 +57,6 @@ OFF = ord(" ")
 CODE_OF_CAMP: tuple[int, ...] = tuple(ord(letter) for letter in CAMP_LETTERS)
 CAMP_OF_CODE: list[Camp] = [CODE_OF_CAMP.index(c) if c in CODE_OF_CAMP else -1 for c in range(128)]
 TEAM_OF_CODE: list[int] = [team_of(CAMP_OF_CODE[c]) if CAMP_OF_CODE[c] >= 0 else -1 for c in range(128)]
-TEAM_CAMPS: tuple[tuple[Camp, Camp], ...] = ((0, 2), (1, 3))
 
 _KEY_SUFFIX: tuple[tuple[bytes, bytes], ...] = tuple(
     (letter.encode() + b"0", letter.encode() + b"1") for letter in CAMP_LETTERS
@@ -104,15 +105,11 @@ class ExpionState(StoredState["ExpionGame", Move]):
         return self._game._generate_for(self._camp, self._board, self._expion, self._freed)
 
     def _view(self, player: Player | None) -> JSON:
-        from .view import view
-
-        return view(self, player)
+        return views.view(self, player)
 
     def to_json(self) -> JSON:
         return {
-            "game": "expion",
-            "variant": self._game.variant,
-            "players": self._game.players,
+            **self._json_header(),
             "board": self.rows(),
             "camp": CAMP_LETTERS[self._camp],
             "first_capture": self._freed,
@@ -127,7 +124,12 @@ class ExpionState(StoredState["ExpionGame", Move]):
         check_viewer(self, player)
         return self
 
-    # -- facts for views, evaluators and tests ----------------------------------------------------
+    # -- facts for views, evaluators and tests (view.ExpionPosition) ---------------------------
+    @property
+    def holders(self) -> tuple[Player, ...]:
+        """The player holding each camp, in turn order (North, East, South, West)."""
+        return self._game.holders
+
     @property
     def camp_to_move(self) -> str | None:
         """The letter of the camp whose turn it is (``None`` once over)."""
@@ -149,6 +151,11 @@ class ExpionState(StoredState["ExpionGame", Move]):
         return self._quiet
 
     @property
+    def quiet_limit(self) -> int:
+        """The number of consecutive quiet moves that draws (``QUIET_LIMIT``)."""
+        return QUIET_LIMIT
+
+    @property
     def repetitions(self) -> int:
         """How many times the current position has occurred (draw on the third)."""
         return self._seen.get(self._key(self._board, self._camp, self._freed), 0)
@@ -161,6 +168,10 @@ class ExpionState(StoredState["ExpionGame", Move]):
         """``N E S W`` for a marble, ``X`` for the EX*PION, ``None`` when empty."""
         code = self._board[_cell_index(cell)]
         return None if code == EMPTY else chr(code)
+
+    def team_marbles(self, team: int) -> int:
+        """Marbles left of a team's colours (team 0: North and South; 1: East and West)."""
+        return _team_marbles(self._board, TEAM_CAMPS[team])
 
     def is_eliminated(self, player: Player) -> bool:
         """Whether ``player`` has no marble left of any colour they hold."""
@@ -184,6 +195,9 @@ class ExpionState(StoredState["ExpionGame", Move]):
         return board + _KEY_SUFFIX[camp][freed]
 
     def _apply(self, move: Move) -> ExpionState:
+        """The one apply step: the marble moves (and pushes), its captures leave the board, then
+        the endings are tested in the rules' order (EX*PION in an enemy camp, no enemy marble,
+        200 quiet moves, nobody able to move, third occurrence) and the turn passes on."""
         game = self._game
         player = game.holders[self._camp]
         team = game.team_of[player]
@@ -286,14 +300,17 @@ class ExpionGame(Game):
         raise IllegalMoveError.here("expion", text, state.ply, _why(state, move))
 
     def state_from_json(self, data: Mapping[str, Any]) -> ExpionState:
-        """Rebuild a state from ``to_json()``; raises ``ValueError`` on inconsistent data."""
+        """Rebuild a state from ``to_json()``; raises ``ValueError`` on inconsistent data or on
+        the state of another game, variant or player count."""
+        self.check_json_header(data)
+        if "players" not in data:
+            raise ValueError("expion: malformed state: no players")
         try:
-            if data["game"] != "expion" or data["variant"] != self.variant:
-                raise ValueError(f"expion: state of {data['game']}/{data['variant']} given to {self!r}")
-            if data["players"] != self.players:
-                raise ValueError(f"expion: a {data['players']}-player state given to {self!r}")
             board = _board_from_rows(data["board"], finished=data["result"] is not None)
-            camp = CAMP_LETTERS.index(data["camp"])
+            letter = data["camp"]
+            if not isinstance(letter, str) or len(letter) != 1 or letter not in CAMP_LETTERS:
+                raise ValueError(f"expion: malformed state: no camp {letter!r}; camps: N, E, S, W")
+            camp = CAMP_LETTERS.index(letter)
             freed, quiet, ply = data["first_capture"], data["quiet_moves"], data["ply"]
             seen = {str(key).encode("ascii"): int(count) for key, count in data["seen"]}
             result = Result.from_json(data["result"]) if data["result"] else None
@@ -301,7 +318,7 @@ class ExpionGame(Game):
             raise ValueError(f"expion: malformed state: {error!r}") from None
         if not isinstance(freed, bool) or not isinstance(quiet, int) or not isinstance(ply, int):
             raise ValueError("expion: malformed state: bad counters")
-        if not 0 <= quiet <= QUIET_LIMIT or ply < 0 or len(data["camp"]) != 1:
+        if not 0 <= quiet <= QUIET_LIMIT or ply < 0:
             raise ValueError("expion: malformed state: counters out of range")
         if any(len(key) != SIZE * SIZE + 2 or count < 1 for key, count in seen.items()):
             raise ValueError("expion: malformed state: bad positions seen")

@@ -10,8 +10,9 @@ command line, the bots and the arena derive everything they say of Imbrication.
 
 from ...core.contract import GameInfo, ResultWords
 from . import evaluate
+from .board import OPENING_PLACEMENTS, ROUNDS, TURNS_PER_ROUND
 from .notation import Move
-from .rules import OPENING_PLACEMENTS, ROUNDS, TURNS_PER_ROUND, ImbricationGame, ImbricationState
+from .rules import ImbricationGame, ImbricationState
 
 GAME = GameInfo(
     id="imbrication",

@@ -1,4 +1,5 @@
-"""Imbrication geometry: an 8×8 board as 64-bit masks, rays, the action tiles, territories.
+"""Imbrication geometry: an 8×8 board as 64-bit masks, rays, the action tiles, the counts of a
+game, territories.
 
 Cells are numbered in *board order* (rank, then file): ``a1`` is 0, ``h1`` is 7, ``a2`` is 8,
 ``h8`` is 63, so sorting indexes sorts cells the way ``legal_moves()`` must.
@@ -108,6 +109,12 @@ TILE_TABLE: dict[str, Tile] = {
 TILES: tuple[str, ...] = tuple(TILE_TABLE)
 TILE_COUNT = len(TILES)
 BLANK = TILES.index("blank")
+
+# A game is five rounds, each of 4 opening placements then one action turn per tile (rules:
+# "Turn structure").
+ROUNDS = 5
+OPENING_PLACEMENTS = 4
+TURNS_PER_ROUND = TILE_COUNT
 
 
 def bits(mask: Mask) -> Iterator[Cell]:

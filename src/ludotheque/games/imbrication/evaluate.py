@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from ...core.contract import LevelSpec, Player, State
 from .board import EDGE, FULL, NEIGHBOURS, Mask, bits, territories
+from .rules import ImbricationState
 
 TERRITORY_WEIGHT = 1.0
 POCKET_WEIGHT = 0.5
@@ -34,8 +35,6 @@ SCALE = 6.0
 
 def evaluate(state: State, player: Player) -> float:
     """``player``'s prospects in ``state``, in [-1, 1] (1: won)."""
-    from .rules import ImbricationState
-
     assert isinstance(state, ImbricationState)
     if state.is_over:
         winners = state.result().winners

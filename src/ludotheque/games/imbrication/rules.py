@@ -25,6 +25,7 @@ from typing import Any
 
 from ...core.contract import JSON, Game, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError, Reason
+from . import view as views
 from .board import (
     BETWEEN,
     BIT,
@@ -32,11 +33,14 @@ from .board import (
     FULL,
     INDEX,
     NAMES,
+    OPENING_PLACEMENTS,
     RAYS,
+    ROUNDS,
     SIZE,
     TILE_COUNT,
     TILE_TABLE,
     TILES,
+    TURNS_PER_ROUND,
     Cell,
     Mask,
     banned,
@@ -46,9 +50,6 @@ from .board import (
 from .notation import SHIFTS, Move, placements
 
 LIGHT, DARK = 0, 1
-ROUNDS = 5
-OPENING_PLACEMENTS = 4
-TURNS_PER_ROUND = TILE_COUNT
 # Rounds 4 and 5 let a player act with any own piece (rules: "Turn structure").
 ANY_PIECE_FROM_ROUND = 4
 # The round before which the tiles are shuffled again and shown (rules: "Tile order").
@@ -144,25 +145,23 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
         return placements(self.placeable())
 
     def _apply(self, move: Move) -> ImbricationState:
-        if self._phase == "act":
-            return self._after_action(move)
+        """One move of a turn: an opening placement, an action turn's placement (which reveals
+        the tile), or the tile's action."""
         if self._phase == "opening":
-            return ImbricationState(
-                self._game, self._with_piece(move.source), self._round, self._openings + 1, 0,
-                None, self._orders, self._outcomes, self._ply + 1,
-            )
-        return self._after_placement(move.source)
+            return self._after_opening_placement(move.source)
+        if self._phase == "place":
+            return self._after_placement(move.source)
+        return self._after_action(move)
 
     def _view(self, player: Player | None) -> JSON:
-        from .view import view
+        return views.view(self, player)
 
-        return view(self, player)
+    def hidden_facts(self, player: Player | None) -> int:
+        """The tile positions nobody has seen yet (``view.hidden_facts``): a fall is a reveal."""
+        return views.hidden_facts(self, player)
 
     def to_json(self) -> JSON:
-        return {
-            "game": "imbrication",
-            "variant": self._game.variant,
-            "players": 2,
+        return self._json_header() | {
             "board": self.diagram(),
             "round": self._round,
             "openings": self._openings,
@@ -299,6 +298,12 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
         light, dark = self._pieces
         return (light | BIT[cell], dark) if self._mover == LIGHT else (light, dark | BIT[cell])
 
+    def _after_opening_placement(self, cell: Cell) -> ImbricationState:
+        return ImbricationState(
+            self._game, self._with_piece(cell), self._round, self._openings + 1, 0, None,
+            self._orders, self._outcomes, self._ply + 1,
+        )
+
     def _after_placement(self, cell: Cell) -> ImbricationState:
         """Place, reveal the next tile, then apply what needs no choice (§3.3)."""
         pieces = self._with_piece(cell)
@@ -319,6 +324,7 @@ class ImbricationState(StoredState["ImbricationGame", Move]):
         )
 
     def _after_action(self, move: Move) -> ImbricationState:
+        """Perform the tile's action; captured pieces leave the board."""
         own, enemy = self._pieces[self._mover], self._pieces[1 - self._mover]
         own = own & ~BIT[move.source] | BIT[move.target]
         if move.is_capture:
@@ -377,7 +383,8 @@ class ImbricationGame(Game):
 
     def state_from_json(self, data: Mapping[str, Any]) -> ImbricationState:
         """Rebuild a state from ``to_json()`` (or a hand-written dict of the same shape);
-        raises ``ValueError`` on malformed or inconsistent data."""
+        raises ``ValueError`` on malformed or inconsistent data, a state of another game first."""
+        self.check_json_header(data)
         return _state_from_data(self, data)
 
     def position(
@@ -560,11 +567,9 @@ def _check_counter(value: Any, low: int, high: int, what: str) -> int:
 def _state_from_data(
     game: ImbricationGame, data: Mapping[str, Any], *, is_result_checked: bool = True
 ) -> ImbricationState:
-    """Validate ``data`` (the shape of ``to_json()``) and build the state it describes; the
-    result, when checked, must be the one the position gives."""
+    """Validate ``data`` (the shape of ``to_json()``, its header already checked) and build the
+    state it describes; the result, when checked, must be the one the position gives."""
     try:
-        if data["game"] != "imbrication" or data["variant"] != game.variant:
-            raise ValueError(f"imbrication: state of {data['game']}/{data['variant']} given")
         pieces = _parse_board(data["board"])
         round_ = _check_counter(data["round"], 1, ROUNDS, "round")
         openings = _check_counter(data["openings"], 0, OPENING_PLACEMENTS, "openings")

@@ -1,4 +1,5 @@
-"""Plimil geometry: the reconstructed board as ONE data table, and the block mechanism.
+"""Plimil geometry: the reconstructed board as ONE data table, the block mechanism and the
+material (what rules and views both read).
 
 The printed figures are lost; ``LAYOUT`` below is the reconstruction of ``rules/plimil.md``
 (44 cells, zones, fixed stems). Every other table of this module is computed from it once, so
@@ -22,6 +23,8 @@ from collections.abc import Iterator
 Square = int
 Mask = int
 Ball = int
+# A block's balls as built, ``(bottom, middle, top)``.
+Triple = tuple[Ball, Ball, Ball]
 
 BLUE, RED, NEUTRAL = 0, 1, 2
 BALL_LETTERS = "BRN"
@@ -31,6 +34,12 @@ CW, CCW = 1, -1
 VARIANTS = ("standard", "setup10", "open")
 BLOCKS_PER_PLAYER = 12
 BLOCK_COUNT = 24
+# SUPPLY[player][ball]: the 36 balls a player builds with: 18 of their colour, 6 of the
+# other's, 12 neutral.
+SUPPLY: tuple[tuple[int, int, int], tuple[int, int, int]] = ((18, 6, 12), (6, 18, 12))
+# The draw rules: the third occurrence of a position, the 100th ply without a colour change.
+REPETITION_LIMIT = 3
+QUIET_LIMIT = 100
 
 # The reconstructed board (rules/plimil.md, "Board (Decision)"), seen from above, rank 1 (Blue)
 # at the bottom. Each cell reads zone + stem (+ a mark):
@@ -87,6 +96,8 @@ ZONE_NAMES = {
     "B": "blue wedge", "R": "red wedge", "b": "blue diagonal", "r": "red diagonal",
     "W": "west wedge", "E": "east wedge", "C": "centre",
 }
+# ZONE_IDS[s]: the zone of the board's own cell ``s`` as views name it (``blue_wedge``, ...).
+ZONE_IDS: dict[Square, str] = {s: ZONE_NAMES[zone].replace(" ", "_") for s, zone in ZONE.items()}
 _WEDGE = {BLUE: "B", RED: "R"}
 _DIAGONAL = {BLUE: "b", RED: "r"}
 
@@ -99,6 +110,11 @@ def _start_cells(player: int) -> tuple[Square, ...]:
 START_CELLS: tuple[tuple[Square, ...], tuple[Square, ...]] = (_start_cells(BLUE), _start_cells(RED))
 BLOCK_START: tuple[Square, ...] = START_CELLS[BLUE] + START_CELLS[RED]
 BLOCK_OF_START: dict[Square, int] = {s: b for b, s in enumerate(BLOCK_START)}
+
+
+def owner(block: int) -> int:
+    """The player who built ``block`` (blocks 0-11 are Blue's, 12-23 Red's)."""
+    return BLUE if block < BLOCKS_PER_PLAYER else RED
 
 
 def _planted(variant: str, player: int) -> tuple[Square, ...]:

@@ -56,10 +56,11 @@ def evaluate(state: State, player: Player) -> float:
 
 def _advance(state: PlimilState, player: Player) -> float:
     """Mean ranks gained toward the far side by the blocks showing ``player``'s colour."""
+    colours = state.colours
     ranks = [
         rank_of(square) if player == 0 else 7 - rank_of(square)
-        for square, block in enumerate(state._cells)
-        if block >= 0 and state._colour[block] == player and state._colour[block] != NEUTRAL
+        for square, block in enumerate(state.cells)
+        if block >= 0 and colours[block] == player and colours[block] != NEUTRAL
     ]
     return sum(ranks) / len(ranks) if ranks else 0.0
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from ...core.contract import JSON, Game, Player, Result, State, StoredState, check_viewer
 from ...core.errors import IllegalMoveError, Reason
+from . import view as views
 from .board import (
     BACK_DIAGONALS,
     BALL_LETTERS,
@@ -52,17 +53,21 @@ from .board import (
     NO_SQUARE,
     ON_BOARD,
     PLANTED,
+    QUIET_LIMIT,
     RANK_FLANKS,
     RED,
+    REPETITION_LIMIT,
     SOURCE,
     START_CELLS,
     STEPS,
+    SUPPLY,
     TURNED,
     VARIANTS,
     WINDOW,
     Ball,
     Mask,
     Square,
+    Triple,
     file_of,
     rank_of,
     rotate_mask,
@@ -71,13 +76,7 @@ from .notation import PASS, Move
 
 SETUP_MOVES_PER_PLAYER = 1 + BLOCKS_PER_PLAYER
 SETUP_PLIES = 2 * SETUP_MOVES_PER_PLAYER
-QUIET_LIMIT = 100
-REPETITION_LIMIT = 3
 SEVEN = 7
-# SUPPLY[player][ball]: the 36 balls a player builds with: 18 of their colour, 6 of the
-# other's, 12 neutral.
-SUPPLY: tuple[tuple[int, int, int], tuple[int, int, int]] = ((18, 6, 12), (6, 18, 12))
-Triple = tuple[Ball, Ball, Ball]
 
 
 def _triple_text(triple: Triple) -> str:
@@ -132,11 +131,6 @@ for _player in (BLUE, RED):
         ])
     OWN_OPTIONS.append(_own)
     NEUTRAL_OPTIONS.append(_neutral)
-
-
-def owner(block: int) -> Player:
-    """The player who built ``block`` (blocks 0-11 are Blue's, 12-23 Red's)."""
-    return BLUE if block < BLOCKS_PER_PLAYER else RED
 
 
 def _block_code(block: int, flips: int) -> int:
@@ -219,20 +213,23 @@ class PlimilState(StoredState["PlimilGame", Move]):
         return self._setup_moves() if self.in_setup else self._play_moves()
 
     def _apply(self, move: Move) -> PlimilState:
+        """The state after the legal ``move``: a setup move plants or builds, a play move moves
+        a block (then captures or turns the board, unless it changed colour) or passes."""
         if move.is_setup:
             return self._after_setup(move)
         return self._after_play(move)
 
     def _view(self, player: Player | None) -> JSON:
-        from .view import view
+        return views.view(self, player)
 
-        return view(self, player)
+    def hidden_facts(self, player: Player | None) -> int:
+        """The other player's hidden stems and unseen balls (``view.hidden_facts``): a fall in
+        the count is a reveal, which the server never takes back."""
+        return views.hidden_facts(self, player)
 
     def to_json(self) -> JSON:
         return {
-            "game": "plimil",
-            "variant": self._game.variant,
-            "players": 2,
+            **self._json_header(),
             "ply": self._ply,
             "mover": self._mover,
             "rotation": self._rotation,
@@ -253,9 +250,7 @@ class PlimilState(StoredState["PlimilGame", Move]):
         check_viewer(self, player)
         if not self._game.has_hidden_information:
             return self
-        from .view import determinized
-
-        return determinized(self, player, rng)
+        return views.determinized(self, player, rng)
 
     def __hash__(self) -> int:
         return hash((self._code, self._ply, self._mover, self._rotation))
@@ -332,7 +327,69 @@ class PlimilState(StoredState["PlimilGame", Move]):
         return None
 
     def has_planted(self, player: Player) -> bool:
+        """Whether ``player``'s stems stand on the board (always, after ``from_position``)."""
         return self._start is not None or self._ply > player * SETUP_MOVES_PER_PLAYER
+
+    @property
+    def setup_step(self) -> tuple[Player, int] | None:
+        """During the setup, whose it is and which of their 13 moves comes next (0: the stems,
+        ``i``: the block on their ``i``-th start cell); ``None`` once play has begun."""
+        return self._setup_step() if self.in_setup else None
+
+    @property
+    def start_to_move(self) -> Player | None:
+        """Who moved first after ``from_position``; ``None`` for a game that began with its
+        setup (``new_state``)."""
+        return None if self._start is None else int(self._start["to_move"])
+
+    @property
+    def passes(self) -> int:
+        """Passes in a row (two end the game)."""
+        return self._passes
+
+    # The whole position, secrets included, as read-only values (``view.ViewedState``): views
+    # redact from them; squares are in the table's frame and blocks numbered 0-23 (``board``).
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The block on each of the 64 squares, ``-1`` where there is none."""
+        return self._cells
+
+    @property
+    def balls(self) -> tuple[Triple | None, ...]:
+        """Each block's balls as built, ``None`` until it is built."""
+        return self._balls
+
+    @property
+    def flips(self) -> tuple[int, ...]:
+        """How many times each block was turned over since it was built."""
+        return self._flips
+
+    @property
+    def colours(self) -> tuple[Ball, ...]:
+        """The colour each block shows (``BLUE``, ``RED``, ``NEUTRAL``; ``-1`` until built)."""
+        return self._colour
+
+    @property
+    def shown_slots(self) -> tuple[int, ...]:
+        """Each block's built slots that everyone has seen in a window, as a 3-bit mask."""
+        return self._known
+
+    @property
+    def tall_stems(self) -> Mask:
+        """The squares whose stems are tall (planted ones included: a secret)."""
+        return self._tall
+
+    @property
+    def public_stems(self) -> Mask:
+        """The squares whose stem height everyone knows (fixed, or uncovered since)."""
+        return self._public
+
+    def with_secrets(
+        self, *, tall: Mask, balls: tuple[Triple | None, ...], history: tuple[Move, ...]
+    ) -> PlimilState:
+        """The same position with other stem heights and balls, and the setup moves that name
+        them (``determinize``): no check that they agree with what was seen."""
+        return self._replace(tall=tall, balls=balls, history=history)
 
     # -- helpers ---------------------------------------------------------------------------------
     def _where(self, block: int) -> Square:
@@ -427,6 +484,7 @@ class PlimilState(StoredState["PlimilGame", Move]):
         return PlimilState(self._game, **fields)
 
     def _after_setup(self, move: Move) -> PlimilState:
+        """``_apply`` for a setup move: plant the mover's stems, or build a block on its cell."""
         player, _ = self._setup_step()
         ply = self._ply + 1
         mover = player if ply < SETUP_MOVES_PER_PLAYER else (1 if ply < SETUP_PLIES else BLUE)
@@ -455,6 +513,7 @@ class PlimilState(StoredState["PlimilGame", Move]):
         return state
 
     def _after_play(self, move: Move) -> PlimilState:
+        """``_apply`` for a play move or a pass, then the endings (``_ending``)."""
         cells = list(self._cells)
         colour = list(self._colour)
         known = list(self._known)
@@ -645,7 +704,9 @@ class PlimilGame(Game):
             return text
 
     def state_from_json(self, data: Mapping[str, Any]) -> PlimilState:
-        """Rebuild a state from ``to_json()``; raises ``ValueError`` on malformed data."""
+        """Rebuild a state from ``to_json()``; raises ``ValueError`` on malformed data, or on
+        the state of another game, variant or player count."""
+        self.check_json_header(data)
         try:
             state = _state_from_json(self, data)
         except (KeyError, TypeError, IndexError, AttributeError) as error:
@@ -715,8 +776,6 @@ def _from_position(game: PlimilGame, spec: JSON) -> PlimilState:
 
 
 def _state_from_json(game: PlimilGame, data: Mapping[str, Any]) -> PlimilState:
-    if data["game"] != "plimil" or data["variant"] != game.variant or data["players"] != 2:
-        raise ValueError(f"plimil: state of {data['game']}/{data['variant']} given to {game!r}")
     start = data["start"]
     if start is not None:
         _from_position(game, start)  # validates the start position

@@ -5,19 +5,27 @@ part (fixed stems, every stem that stood free, every ball that showed in a windo
 known height, the colour every block shows) plus what they built: their planted stems and their
 blocks' balls. A spectator (``None``) knows the public part. In ``open`` everything is public.
 
+A view reads the state through :class:`ViewedState`, the read-only properties and methods it
+needs (``rules.PlimilState`` has them): this module imports nothing from ``rules``. Beside what
+the reader may know, a view carries what a page needs to draw it without copying the rules:
+each cell's ``zone`` (wherever the board has turned it), its ``window`` (which of a block's
+``balls`` the stem shows) and the ``quiet_limit`` of the draw rule.
+
 >>> import ludotheque
 >>> state = ludotheque.load("plimil").new_state().play("stems STSTSTST").play("block d1 BBN")
 >>> mine, theirs = state.view(0)["board"][0], state.view(1)["board"][0]
 >>> mine["stem"], mine["block"]["balls"], theirs["stem"], theirs["block"]["balls"]
 ('S', ['B', 'B', 'N'], None, [None, None, None])
+>>> mine["zone"], mine["window"], theirs["window"], state.view(None)["quiet_limit"]
+('blue_wedge', 1, None, 100)
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import Protocol, Self, TypeVar
 
-from ...core.contract import JSON, Player, base_view
+from ...core.contract import JSON, Player, Position, base_view
 from .board import (
     BALL_LETTERS,
     BLOCK_START,
@@ -27,43 +35,95 @@ from .board import (
     NAMES,
     NO_SQUARE,
     PLANTED,
+    QUIET_LIMIT,
     RED,
     START_CELLS,
+    SUPPLY,
     TURNED,
     WINDOW,
+    ZONE_IDS,
+    Ball,
+    Mask,
+    Square,
+    Triple,
     current_slot,
+    owner,
+    window_slot,
 )
 from .notation import Move, masked_text
-
-if TYPE_CHECKING:
-    from .rules import PlimilState, Triple
 
 ALL_SLOTS = 0b111
 
 
-def is_open(state: PlimilState) -> bool:
+class ViewedState(Position, Protocol):
+    """What views read of a Plimil state (``rules.PlimilState``), all of it read-only: the
+    position with its secrets, which this module alone redacts."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def rotation(self) -> int: ...
+    @property
+    def counts(self) -> tuple[int, int, int]: ...
+    @property
+    def quiet_plies(self) -> int: ...
+    @property
+    def repetitions(self) -> int: ...
+    @property
+    def passes(self) -> int: ...
+    @property
+    def history(self) -> tuple[Move, ...]: ...
+    @property
+    def setup_step(self) -> tuple[Player, int] | None: ...
+    @property
+    def start_to_move(self) -> Player | None: ...
+    @property
+    def cells(self) -> tuple[int, ...]: ...
+    @property
+    def balls(self) -> tuple[Triple | None, ...]: ...
+    @property
+    def flips(self) -> tuple[int, ...]: ...
+    @property
+    def colours(self) -> tuple[Ball, ...]: ...
+    @property
+    def shown_slots(self) -> tuple[int, ...]: ...
+    @property
+    def tall_stems(self) -> Mask: ...
+    @property
+    def public_stems(self) -> Mask: ...
+    def planter(self, square: Square) -> Player | None: ...
+    def has_planted(self, player: Player) -> bool: ...
+    def hand(self, player: Player) -> tuple[int, int, int]: ...
+    def with_secrets(
+        self, *, tall: Mask, balls: tuple[Triple | None, ...], history: tuple[Move, ...]
+    ) -> Self: ...
+
+
+S = TypeVar("S", bound=ViewedState)
+
+
+def is_open(state: ViewedState) -> bool:
     return not state.game.has_hidden_information
 
 
-def knows_stem(state: PlimilState, viewer: Player | None, square: int) -> bool:
+def knows_stem(state: ViewedState, viewer: Player | None, square: int) -> bool:
     """Whether ``viewer`` knows the height of the stem on ``square`` (planted ones included)."""
     planter = state.planter(square)
     if planter is None:
         return True
     if not state.has_planted(planter):
         return False
-    return bool(state._public >> square & 1) or viewer == planter or is_open(state)
+    return bool(state.public_stems >> square & 1) or viewer == planter or is_open(state)
 
 
-def known_slots(state: PlimilState, viewer: Player | None, block: int) -> int:
+def known_slots(state: ViewedState, viewer: Player | None, block: int) -> int:
     """The built slots of ``block`` whose balls ``viewer`` knows, as a 3-bit mask."""
-    builder = BLUE if block < BLOCKS_PER_PLAYER else RED
-    if viewer == builder or is_open(state):
+    if viewer == owner(block) or is_open(state):
         return ALL_SLOTS
-    return state._known[block]
+    return state.shown_slots[block]
 
 
-def hidden_facts(state: PlimilState, viewer: Player | None) -> int:
+def hidden_facts(state: ViewedState, viewer: Player | None) -> int:
     """How many facts ``viewer`` does not know: the other player's planted stems still hidden
     and the unseen balls of the other player's blocks (both players' for a spectator). A fact
     exists once planted or built; the count falls when a stem or a ball is uncovered.
@@ -84,14 +144,14 @@ def hidden_facts(state: PlimilState, viewer: Player | None) -> int:
         and not knows_stem(state, viewer, square)
     )
     balls = 0
-    for block, triple in enumerate(state._balls):
-        builder = BLUE if block < BLOCKS_PER_PLAYER else RED
-        if triple is not None and builder != viewer:
+    for block, triple in enumerate(state.balls):
+        if triple is not None and owner(block) != viewer:
             balls += 3 - known_slots(state, viewer, block).bit_count()
     return stems + balls
 
 
-def view(state: PlimilState, viewer: Player | None) -> JSON:
+def view(state: ViewedState, viewer: Player | None) -> JSON:
+    """What ``viewer`` may know of the Plimil position."""
     data = base_view(state, viewer, state.phase)
     data["rotation"] = state.rotation
     data["board"] = [_cell_view(state, viewer, square) for square in CELLS]
@@ -100,7 +160,7 @@ def view(state: PlimilState, viewer: Player | None) -> JSON:
     data["draw"] = {
         "quiet_plies": state.quiet_plies,
         "repetitions": state.repetitions,
-        "passes": state._passes,
+        "passes": state.passes,
     }
     data["setup"] = _setup_view(state)
     data["hands"] = [
@@ -110,31 +170,38 @@ def view(state: PlimilState, viewer: Player | None) -> JSON:
         str(move) if viewer == mover or is_open(state) else masked_text(move)
         for move, mover in zip(state.history, _movers(state), strict=True)
     ]
+    # The draw by 100 plies without a colour change, for pages that count toward it.
+    data["quiet_limit"] = QUIET_LIMIT
     return data
 
 
-def _movers(state: PlimilState) -> list[Player]:
+def _movers(state: ViewedState) -> list[Player]:
     """Who played each move of the history: Blue's 13 setup moves, Red's 13, then in turn."""
     count = len(state.history)
-    if state._start is not None:
-        first: int = state._start["to_move"]
+    first = state.start_to_move
+    if first is not None:
         return [first ^ (index & 1) for index in range(count)]
     return [
         BLUE if index < 13 else RED if index < 26 else (index - 26) & 1 for index in range(count)
     ]
 
 
-def _cell_view(state: PlimilState, viewer: Player | None, square: int) -> JSON:
-    stem = None
+def _cell_view(state: ViewedState, viewer: Player | None, square: int) -> JSON:
+    stem = window = None
     if knows_stem(state, viewer, square):
-        stem = "T" if state._tall >> square & 1 else "S"
-    block = state._cells[square]
+        is_tall = bool(state.tall_stems >> square & 1)
+        stem = "T" if is_tall else "S"
+        # ``balls`` below stand as they are now, bottom first: the window is in the same
+        # place for every block on this stem (the slot of a block never turned over).
+        window = window_slot(is_tall, flips=0)
+    block = state.cells[square]
     entry: JSON = {
         "cell": NAMES[square], "stem": stem, "planted_by": state.planter(square), "block": None,
     }
     if block >= 0:
-        triple = state._balls_of(block)
-        flips = state._flips[block]
+        triple = state.balls[block]
+        assert triple is not None, "a block on the board has been built"
+        flips = state.flips[block]
         slots = known_slots(state, viewer, block)
         now: list[str | None] = [None, None, None]
         for built in range(3):
@@ -142,47 +209,51 @@ def _cell_view(state: PlimilState, viewer: Player | None, square: int) -> JSON:
                 now[current_slot(built, flips)] = BALL_LETTERS[triple[built]]
         entry["block"] = {
             "id": NAMES[BLOCK_START[block]],
-            "owner": BLUE if block < BLOCKS_PER_PLAYER else RED,
-            "colour": BALL_LETTERS[state._colour[block]],
+            "owner": owner(block),
+            "colour": BALL_LETTERS[state.colours[block]],
             "flips": flips,
             "balls": now,
         }
+    # Where the balls of ``block`` show (see above; ``None`` while the stem is unknown), and the
+    # zone of the board this cell belongs to, wherever the board has turned it.
+    entry["window"] = window
+    entry["zone"] = ZONE_IDS[TURNED[-state.rotation % 4][square]]
     return entry
 
 
-def _setup_view(state: PlimilState) -> JSON | None:
-    if not state.in_setup:
+def _setup_view(state: ViewedState) -> JSON | None:
+    step = state.setup_step
+    if step is None:
         return None
-    player, step = state._setup_step()
-    if step == 0:
+    player, index = step
+    if index == 0:
         return {"player": player, "next": "stems", "cell": None}
-    return {"player": player, "next": "block", "cell": NAMES[START_CELLS[player][step - 1]]}
+    return {"player": player, "next": "block", "cell": NAMES[START_CELLS[player][index - 1]]}
 
 
 # -- determinize ---------------------------------------------------------------------------------
-def determinized(state: PlimilState, player: Player | None, rng: random.Random) -> PlimilState:
+def determinized(state: S, player: Player | None, rng: random.Random) -> S:
     """Re-draw what ``player`` cannot know: the other player's (both for ``None``) hidden
     stems, then the unseen balls of their blocks, from canonical orders; their setup move
     texts are rewritten so that the history replays."""
-    tall = state._tall
-    balls = list(state._balls)
+    tall = state.tall_stems
+    balls = list(state.balls)
     history = list(state.history)
     for other in (BLUE, RED):
-        if other == player or state._start is not None or not state.has_planted(other):
+        if other == player or state.start_to_move is not None or not state.has_planted(other):
             continue
         tall = _redraw_stems(state, other, tall, rng)
         _redraw_balls(state, other, tall, balls, rng)
         _rewrite_setup(state, other, tall, balls, history)
-    return state._replace(tall=tall, balls=tuple(balls), history=tuple(history))
+    return state.with_secrets(tall=tall, balls=tuple(balls), history=tuple(history))
 
 
-def _redraw_stems(state: PlimilState, other: Player, tall: int, rng: random.Random) -> int:
+def _redraw_stems(state: ViewedState, other: Player, tall: int, rng: random.Random) -> int:
     planted = PLANTED[state.game.variant][other]
     turned = TURNED[state.rotation]
-    hidden = [turned[home] for home in planted if not state._public >> turned[home] & 1]
-    known_tall = sum(
-        tall >> turned[home] & 1 for home in planted if state._public >> turned[home] & 1
-    )
+    public = state.public_stems
+    hidden = [turned[home] for home in planted if not public >> turned[home] & 1]
+    known_tall = sum(tall >> turned[home] & 1 for home in planted if public >> turned[home] & 1)
     chosen = set(rng.sample(hidden, len(planted) // 2 - known_tall))
     for square in hidden:
         tall = tall | 1 << square if square in chosen else tall & ~(1 << square)
@@ -190,27 +261,26 @@ def _redraw_stems(state: PlimilState, other: Player, tall: int, rng: random.Rand
 
 
 def _redraw_balls(
-    state: PlimilState, other: Player, tall: int, balls: list[Triple | None], rng: random.Random
+    state: ViewedState, other: Player, tall: int, balls: list[Triple | None], rng: random.Random
 ) -> None:
-    from .rules import SUPPLY
-
     pool = list(SUPPLY[other])
     forced: list[tuple[int, int]] = []
     unknown: list[tuple[int, int]] = []
     unbuilt = 0
+    cells, public, shown = state.cells, state.public_stems, state.shown_slots
     for block in range(other * BLOCKS_PER_PLAYER, (other + 1) * BLOCKS_PER_PLAYER):
         triple = balls[block]
         if triple is None:
             unbuilt += 1
             continue
-        square = state._where(block)
+        square = cells.index(block) if block in cells else NO_SQUARE
         # A block still on its hidden stem shows its builder's colour in whatever slot the
         # re-drawn height puts in the window (setup constraint).
         window = NO_SQUARE
-        if not state._public >> square & 1:
-            window = WINDOW[tall >> square & 1][state._flips[block] & 1]
+        if not public >> square & 1:
+            window = WINDOW[tall >> square & 1][state.flips[block] & 1]
         for slot in range(3):
-            if state._known[block] >> slot & 1:
+            if shown[block] >> slot & 1:
                 pool[triple[slot]] -= 1
             elif slot == window:
                 forced.append((block, slot))
@@ -233,7 +303,7 @@ def _redraw_balls(
 
 
 def _rewrite_setup(
-    state: PlimilState, other: Player, tall: int, balls: list[Triple | None], history: list[Move]
+    state: ViewedState, other: Player, tall: int, balls: list[Triple | None], history: list[Move]
 ) -> None:
     first = other * (1 + BLOCKS_PER_PLAYER)
     turned = TURNED[state.rotation]

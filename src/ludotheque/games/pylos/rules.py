@@ -21,6 +21,7 @@ from .board import (
     BALLS_PER_PLAYER,
     BIT,
     HIGHER,
+    NAMES,
     SQUARES_AND_LINES_AT,
     SQUARES_AT,
     SUPPORTS,
@@ -31,6 +32,7 @@ from .board import (
     covered,
 )
 from .notation import PLACEMENTS, RAISES, RESERVE, Move
+from .view import view as view_of
 
 VARIANTS = ("standard", "kids", "advanced")
 LIGHT, DARK = 0, 1
@@ -64,6 +66,10 @@ class PylosState(StoredState["PylosGame", Move]):
     def to_move(self) -> Player | None:
         return None if self._result is not None else self._mover
 
+    def balls(self, player: Player) -> Mask:
+        """The cells holding ``player``'s balls, as a mask (``board.bits`` lists them)."""
+        return self._balls[player]
+
     def reserve(self, player: Player) -> int:
         """Balls ``player`` still holds: those of their 15 that are not on the board."""
         return BALLS_PER_PLAYER - self._balls[player].bit_count()
@@ -84,15 +90,10 @@ class PylosState(StoredState["PylosGame", Move]):
         return _generate(self._balls, self._mover, self._game.figures_at)
 
     def _view(self, player: Player | None) -> JSON:
-        from .view import view
-
-        return view(self, player)
+        return view_of(self, player)
 
     def to_json(self) -> JSON:
-        return {
-            "game": "pylos",
-            "variant": self._game.variant,
-            "players": 2,
+        return self._json_header() | {
             "light": self._balls[LIGHT],
             "dark": self._balls[DARK],
             "mover": self._mover,
@@ -117,6 +118,9 @@ class PylosState(StoredState["PylosGame", Move]):
         return balls[LIGHT] | balls[DARK] << _KEY_SHIFT | mover << (2 * _KEY_SHIFT)
 
     def _apply(self, move: Move) -> PylosState:
+        """The ball goes on (placed or raised), the removals go back to the reserve, the new
+        position is counted, then the endings are tested in the rules' order: the top, the
+        opponent's empty reserve, the third occurrence."""
         mover = self._mover
         own = self._balls[mover]
         if move.source != RESERVE:
@@ -175,10 +179,10 @@ class PylosGame(Game):
         raise IllegalMoveError.here("pylos", text, state.ply, _why(state, move))
 
     def state_from_json(self, data: Mapping[str, Any]) -> PylosState:
-        """Rebuild a state from ``to_json()``; raises ``ValueError`` on inconsistent data."""
+        """Rebuild a state from ``to_json()``; raises ``ValueError`` on inconsistent data,
+        a state of another game or rule set included (``check_json_header``)."""
+        self.check_json_header(data)
         try:
-            if data["game"] != "pylos" or data["variant"] != self.variant:
-                raise ValueError(f"pylos: state of {data['game']}/{data['variant']} given to {self!r}")
             light, dark, mover = int(data["light"]), int(data["dark"]), int(data["mover"])
             seen = {int(key): int(count) for key, count in data["seen"]}
             result = Result.from_json(data["result"]) if data["result"] else None
@@ -266,7 +270,6 @@ def _why(state: PylosState, move: Move) -> Reason:
     occupied = state._balls[0] | state._balls[1]
     mover = state._mover
     open_cells = available(occupied)
-    from .board import NAMES
 
     def said(key: str, **params: str) -> Reason:
         return Reason(key, params, _WHY[key])
