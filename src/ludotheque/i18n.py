@@ -79,14 +79,16 @@ MESSAGES: dict[str, dict[str, str]] = {
             "Notation:\n{notation}"
         ),
     },
-    # -- results ------------------------------------------------------------------------------------
+    # -- results: who won, and the reasons every game shares (a game words its own, GameInfo) -------
     "wins": {"fr": "{side} gagne : {why}", "en": "{side} wins: {why}"},
     "draw": {"fr": "Partie nulle : {why}", "en": "Draw: {why}"},
-    "resignation": {"fr": "{side} abandonne", "en": "{side} resigned"},
-    "repetition": {
-        "fr": "la même position est revenue trois fois",
-        "en": "the same position came up three times",
-    },
+    "reason_resign": {"fr": "abandon", "en": "resignation"},
+    "reason_resign_loser": {"fr": "{side} abandonne", "en": "{side} resigned"},
+    "reason_time": {"fr": "temps écoulé", "en": "time ran out"},
+    "reason_time_loser": {"fr": "temps écoulé pour {side}", "en": "{side} ran out of time"},
+    "reason_agreement": {"fr": "d'un commun accord", "en": "by agreement"},
+    "reason_abandoned": {"fr": "partie abandonnée", "en": "abandoned"},
+    "reason_abandoned_loser": {"fr": "{side} ne jouait plus", "en": "{side} stopped playing"},
     # -- move errors --------------------------------------------------------------------------------
     "invalid_move": {"fr": "{text} n'est pas un coup : {reason}", "en": "{text} is not a move: {reason}"},
     "illegal_move": {"fr": "{text} n'est pas permis : {reason}", "en": "{text} is not legal: {reason}"},
@@ -111,6 +113,26 @@ def text(key: str, lang: str, **values: object) -> str:
     """The message ``key`` in ``lang`` (English when the language is unknown)."""
     entry = MESSAGES[key]
     return entry.get(lang, entry["en"]).format(**values)
+
+
+# The reasons of results that no game declares: a resignation (``Game.resignation``, or the
+# server's ``resignation``), and the server's time out, draw by agreement and abandoned game.
+SHARED_REASONS = {"resign": "resign", "resignation": "resign", "time": "time", "agreement": "agreement",
+                  "abandoned": "abandoned"}
+
+
+def shared_reason(reason: str, lang: str, *, loser: str | None = None) -> str | None:
+    """How a reason every game shares reads, naming ``loser`` when given; ``None`` for another.
+
+    >>> shared_reason("resign", "fr", loser="Clair"), shared_reason("time", "en"), shared_reason("top", "en")
+    ('Clair abandonne', 'time ran out', None)
+    """
+    key = SHARED_REASONS.get(reason)
+    if key is None:
+        return None
+    if loser is not None and f"reason_{key}_loser" in MESSAGES:
+        return text(f"reason_{key}_loser", lang, side=loser)
+    return text(f"reason_{key}", lang)
 
 
 def detect_language(environ: Mapping[str, str] | None = None) -> str:

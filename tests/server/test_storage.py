@@ -14,7 +14,7 @@ import ludotheque
 from ludotheque.core.records import Record, replay
 from ludotheque.server.clocks import ClockSpec, Instant
 from ludotheque.server.config import database_url, default_database_url
-from ludotheque.server.sessions import GameMeta, Seat, begin, new_snapshot, play, resign
+from ludotheque.server.snapshots import GameMeta, Seat, begin, new_snapshot, play, resign
 from ludotheque.server.storage import Storage
 from ludotheque.server.tables import metadata
 

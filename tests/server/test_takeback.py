@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 import ludotheque
 from ludotheque.server.clocks import Instant
 from ludotheque.server.errors import ApiError
-from ludotheque.server.sessions import Seat, Snapshot, begin, can_take_back, new_snapshot, play, take_back
+from ludotheque.server.snapshots import Seat, Snapshot, begin, can_take_back, new_snapshot, play, take_back
 
 from .helpers import bearer, create, tokens
 

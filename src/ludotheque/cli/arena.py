@@ -60,7 +60,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 
 def arena(
-    game: Annotated[str, typer.Argument(help="Game id, e.g. pylos / identifiant du jeu")],
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game: {games} / le jeu")],
     bots: Annotated[str, typer.Option(help="Bots, comma-separated / robots, séparés par des virgules")]
     = "random,easy,medium,hard",
     games: Annotated[int, typer.Option(min=1, help="Games per pair / parties par paire")] = 20,

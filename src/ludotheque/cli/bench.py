@@ -13,7 +13,17 @@ from rich.table import Table
 from .. import i18n
 from ..ai.levels import canonical_level, level_label
 from ..bench import BenchFigures, BotTimes, bot_move_times, random_playouts
-from .common import LangOption, PlayersOption, SeedOption, VariantOption, console, fail, language, load_game
+from .common import (
+    GameArgument,
+    LangOption,
+    PlayersOption,
+    SeedOption,
+    VariantOption,
+    console,
+    fail,
+    language,
+    load_game,
+)
 
 WORDS = {
     "fr": {
@@ -41,7 +51,7 @@ WORDS = {
 
 
 def bench(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="pylos, imbrication, expion or plimil.")],
+    game_id: GameArgument,
     variant: VariantOption = None,
     players: PlayersOption = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Seconds per configuration.")] = 10.0,

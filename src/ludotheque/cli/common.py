@@ -1,12 +1,26 @@
-"""Helpers shared by the commands: consoles, language and game options, clean errors."""
+"""Helpers shared by the commands: consoles, language and game options, clean errors, and help
+texts that name the registered games.
+
+A help text (of a command, its arguments and options, or of the whole program) may say
+``{games}`` (the game ids: ``expion, imbrication, plimil or pylos``) or ``{titles}`` (their
+titles); the registry fills them in each time the command line is built, so a game an installed
+distribution adds is named like the others.
+
+>>> with_games("GAME: {games}.") == f"GAME: {game_list()}."
+True
+>>> game_list(["pylos"]), game_list(["a", "b", "c"])
+('pylos', 'a, b or c')
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+from collections.abc import Sequence
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperCommand, TyperGroup
 
 from .. import i18n
 from ..core import Game, info, load
@@ -22,6 +36,7 @@ LangOption = Annotated[
 VariantOption = Annotated[str | None, typer.Option("--variant", "-v", help="Rule set (variant).")]
 PlayersOption = Annotated[int | None, typer.Option("--players", "-p", help="Number of players.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed for every chance event and random choice.")]
+GameArgument = Annotated[str, typer.Argument(metavar="GAME", help="The game: {games}.")]
 
 MESSAGES: dict[str, dict[str, str]] = {
     "error": {"fr": "erreur :", "en": "error:"},
@@ -42,6 +57,40 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{game} cannot be played by {players} players; allowed: {counts}",
     },
 }
+
+
+def game_list(names: Sequence[str] | None = None) -> str:
+    """``names`` (every registered game id by default) as a list in words: ``a, b or c``."""
+    names = list(game_ids() if names is None else names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def with_games(text: str | None) -> str | None:
+    """``text`` with ``{games}`` and ``{titles}`` naming the registered games."""
+    if not text:
+        return text
+    titles = game_list([info(game_id).title.get("en", game_id) for game_id in game_ids()])
+    return text.replace("{games}", game_list()).replace("{titles}", titles.replace(" or ", " and "))
+
+
+class RegistryCommand(TyperCommand):
+    """A command whose help texts name the registered games (``{games}``, ``{titles}``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["help"] = with_games(kwargs.get("help"))
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            text = getattr(param, "help", None)
+            if isinstance(text, str):
+                param.help = with_games(text)  # type: ignore[attr-defined]
+
+
+class RegistryGroup(TyperGroup):
+    """The program, whose help names the registered games."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["help"] = with_games(kwargs.get("help"))
+        super().__init__(*args, **kwargs)
 
 
 def say(key: str, lang: str, /, **values: object) -> str:

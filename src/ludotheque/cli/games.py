@@ -1,10 +1,13 @@
-"""``ludotheque games``: every game with its variants and player counts (``--json`` too).
+"""``ludotheque games``: every registered game with its variants and player counts (``--json`` too),
+in the words its ``GameInfo`` declares.
 
 >>> [entry["id"] for entry in catalogue()]
 ['expion', 'imbrication', 'plimil', 'pylos']
 >>> pylos = catalogue()[-1]
 >>> pylos["variants"], pylos["default_variant"], pylos["players"]
 (['standard', 'kids', 'advanced'], 'standard', [2])
+>>> pylos["variant_names"]["kids"]
+{'fr': 'enfants', 'en': 'kids'}
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from rich.table import Table
 
 from ..core import games as game_ids
 from ..core import info
+from ..i18n import LANGUAGES
 from .common import LangOption, console, language
 
 WORDS = {
@@ -37,6 +41,10 @@ def catalogue() -> list[dict[str, Any]]:
             "title": dict(facts.title),
             "summary": dict(facts.summary),
             "variants": list(facts.variants),
+            "variant_names": {
+                variant: {lang: facts.variant_name(variant, lang) for lang in LANGUAGES}
+                for variant in facts.variants
+            },
             "default_variant": facts.default_variant,
             "players": list(facts.player_counts),
             "default_players": facts.default_players,
@@ -59,9 +67,12 @@ def games(
     for column in ("id", "name", "variants", "players", "summary"):
         table.add_column(words[column])
     for entry in entries:
+        names = entry["variant_names"]
+        variants = [variant if names[variant][chosen] == variant else f"{variant} — {names[variant][chosen]}"
+                    for variant in entry["variants"]]
         table.add_row(
             entry["id"], entry["title"].get(chosen, entry["id"]),
-            f"{', '.join(entry['variants'])}\n({words['default'].format(value=entry['default_variant'])})",
+            f"{', '.join(variants)}\n({words['default'].format(value=entry['default_variant'])})",
             f"{', '.join(map(str, entry['players']))}\n"
             f"({words['default'].format(value=entry['default_players'])})",
             entry["summary"].get(chosen, ""),

@@ -10,15 +10,20 @@ import typer
 from .. import __version__
 from .arena import arena
 from .bench import bench
+from .common import RegistryCommand, RegistryGroup
 from .games import games
 from .play import play
 from .replay import replay
 from .rules import rules
 from .serve import serve
 
+# The help texts name the registered games ({titles}, {games}: see ``common.with_games``).
+HELP = "Ludothèque: {titles} in the terminal, the browser and for bots."
+
 app = typer.Typer(
     name="ludotheque",
-    help="Ludothèque: Pylos, Imbrication, Ex*Pion and Plimil in the terminal, the browser and for bots.",
+    cls=RegistryGroup,
+    help=HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -47,16 +52,20 @@ def options(
                      help="Print the version and exit."),
     ] = False,
 ) -> None:
-    """Ludothèque: Pylos, Imbrication, Ex*Pion and Plimil in the terminal, the browser and for bots."""
+    """Ludothèque in the terminal, the browser and for bots (the program's help is ``HELP``)."""
 
 
-app.command(help="List the games with their variants and player counts.")(games)
-app.command(help="Play a game in the terminal against people or computer opponents.")(play)
-app.command(help="Step through a saved game record.")(replay)
-app.command(help="Measure engine speed with uniformly random playouts.")(bench)
-app.command(help="Show a game's rules (French or English).")(rules)
-app.command(help="Round robin between bots: Elo ratings, results table, CSV/JSON and a chart.")(arena)
-app.command(help="Run the web server: lobby, live and correspondence games, bots.")(serve)
+COMMANDS = (
+    (games, "List the games with their variants and player counts: {titles}."),
+    (play, "Play a game in the terminal against people or computer opponents."),
+    (replay, "Step through a saved game record."),
+    (bench, "Measure engine speed with uniformly random playouts."),
+    (rules, "Show a game's rules (French or English)."),
+    (arena, "Round robin between bots: Elo ratings, results table, CSV/JSON and a chart."),
+    (serve, "Run the web server: lobby, live and correspondence games, bots."),
+)
+for command, text in COMMANDS:
+    app.command(cls=RegistryCommand, help=text)(command)
 
 
 def main() -> None:

@@ -24,8 +24,8 @@ from .. import i18n
 from ..ai.levels import canonical_level, level_label
 from ..core import Game, Record, Result, State, info
 from .boards import board_module
-from .common import LangOption, PlayersOption, VariantOption, console, fail, language, load_game
-from .rules import rules_section
+from .common import GameArgument, LangOption, PlayersOption, VariantOption, console, fail, language, load_game
+from .rules import game_rules
 
 HUMAN = "human"
 HUMAN_NAMES = ("human", "humain")
@@ -138,7 +138,7 @@ class Session:
 
 
 def play(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="pylos, imbrication, expion or plimil.")],
+    game_id: GameArgument,
     variant: VariantOption = None,
     players: PlayersOption = None,
     vs: Annotated[
@@ -242,9 +242,10 @@ class Terminal:
         seats = ", ".join(
             i18n.text("seat", self.lang, side=self.side(p), who=self.who(p)) for p in range(game.players)
         )
-        title = info(game.id).title.get(self.lang, game.id)
-        self.say("start", title=title, variant=game.variant, players=game.players, seats=seats,
-                 example=self.board.EXAMPLE)
+        facts = info(game.id)
+        title = facts.title.get(self.lang, game.id)
+        self.say("start", title=title, variant=facts.variant_name(game.variant, self.lang),
+                 players=game.players, seats=seats, example=self.example())
 
     # -- turns -------------------------------------------------------------------------------
     def human_turn(self, player: int) -> bool:
@@ -316,7 +317,8 @@ class Terminal:
 
     # -- commands ------------------------------------------------------------------------------
     def command_help(self, player: int, argument: str) -> None:
-        self.say("help", notation=self.board.NOTATION.get(self.lang, self.board.NOTATION["en"]))
+        notation = getattr(self.board, "NOTATION", {})
+        self.say("help", notation=notation.get(self.lang, notation.get("en", f"  {self.example()}")))
 
     def command_moves(self, player: int, argument: str) -> None:
         moves = [str(m) for m in self.session.state.legal_moves()]
@@ -339,7 +341,7 @@ class Terminal:
             self.out.print(details(self.session.state.view(player), lang=self.lang))
 
     def command_rules(self, player: int, argument: str) -> None:
-        page: RenderableType = Markdown(rules_section(self.session.game.id, self.lang))
+        page: RenderableType = Markdown(game_rules(self.session.game.id, self.lang))
         if self.out.is_terminal:
             with self.out.pager():  # plain text: a pager shows escape codes unless told otherwise
                 self.out.print(page)
@@ -377,6 +379,14 @@ class Terminal:
         self.session.resign(player)
 
     # -- helpers -------------------------------------------------------------------------------
+    def example(self) -> str:
+        """A move to show in the notation's examples: the board's, else the first legal move."""
+        example: str = getattr(self.board, "EXAMPLE", "")
+        if example:
+            return example
+        moves = self.session.states[0].legal_moves()
+        return str(moves[0]) if moves else ""
+
     def bot(self, player: int, kind: str) -> Any:
         """The bot ``kind`` of ``player`` (built once); raises ``ValueError`` for an unknown kind."""
         key = (player, kind)
@@ -423,6 +433,10 @@ class Terminal:
             plies = range(max(0, count - RECENT_MOVES), count)
             recent = " · ".join(self.numbered(ply, viewer) for ply in plies)
             self.say("last_moves", moves=("… " if count > RECENT_MOVES else "") + recent)
+        # A board that draws no cells to choose from (the generic one): the moves under it.
+        state = self.session.state
+        if getattr(self.board, "LIST_MOVES", False) and viewer is not None and state.to_move == viewer:
+            self.command_moves(viewer, "")
 
     def hand_over(self, player: int) -> None:
         """At one keyboard, hide a hidden-information game's board while players change seats."""

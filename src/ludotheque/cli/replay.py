@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 
 from .. import i18n
-from ..core import RecordError, State
+from ..core import RecordError, State, info
 from ..core import replay as replay_record
 from ..core.records import Record
 from .boards import board_module
@@ -38,7 +38,10 @@ def replay(
         fail(str(error), words)
     board = board_module(record.game)
     total = len(record.moves)
-    console.print(escape(f"{record.game} ({record.variant}, {record.players}) — {' '.join(record.moves)}"))
+    facts = info(record.game)
+    title = facts.title.get(words, record.game)
+    variant = facts.variant_name(record.variant, words)
+    console.print(escape(f"{title} ({variant}, {record.players}) — {' '.join(record.moves)}"))
     ply = total if to_end else 0
     drawn = -1
     while True:

@@ -1,38 +1,33 @@
-"""``ludotheque rules GAME``: a game's rules page, in French or English, from its RULES.md."""
+"""``ludotheque rules GAME``: a game's rules page, in French or English, from the ``RULES.md`` of
+the package that declares it (``GameInfo.package``)."""
 
 from __future__ import annotations
 
-from importlib import resources
-from typing import Annotated
-
-import typer
 from rich.markdown import Markdown
 
 from ..core import info
-from .common import LangOption, console, language, load_game
+from ..core.contract import rules_section
+from .common import GameArgument, LangOption, console, language, load_game
 
 
-def rules_section(game_id: str, lang: str) -> str:
-    """The ``## Français`` or ``## English`` section of a game's RULES.md.
+def game_rules(game_id: str, lang: str) -> str:
+    """The French or English rules of ``game_id`` as Markdown, under the game's title.
 
-    Raises ``ValueError`` for an unknown game.
+    Raises ``ValueError`` for an unknown game, ``FileNotFoundError`` when its package ships no
+    ``RULES.md``.
 
-    >>> rules_section("pylos", "en").startswith("## English")
+    >>> game_rules("pylos", "en").startswith("# Pylos")
     True
     """
-    info(game_id)
-    text = resources.files(f"ludotheque.games.{game_id}").joinpath("RULES.md").read_text("utf-8")
-    heading = "## Français" if lang == "fr" else "## English"
-    start = text.index(heading)
-    following = text.find("\n## ", start + len(heading))
-    return text[start : following if following != -1 else len(text)].strip()
+    facts = info(game_id)
+    text = facts.rules_text()
+    if text is None:
+        raise FileNotFoundError(f"{game_id}: its package ships no RULES.md")
+    return f"# {facts.title.get(lang, facts.title['en'])}\n\n{rules_section(text, lang).strip()}"
 
 
-def rules(
-    game_id: Annotated[str, typer.Argument(metavar="GAME", help="pylos, imbrication, expion or plimil.")],
-    lang: LangOption = None,
-) -> None:
+def rules(game_id: GameArgument, lang: LangOption = None) -> None:
     """Print the rules of GAME with every decision taken where the rulebook is silent."""
     words = language(lang)
     load_game(game_id, None, None, words)
-    console.print(Markdown(rules_section(game_id, words)))
+    console.print(Markdown(game_rules(game_id, words)))

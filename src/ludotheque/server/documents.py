@@ -1,7 +1,7 @@
 """The game document each reader receives, built only from ``view(reader)`` and masked moves.
 
 >>> import ludotheque
->>> from ludotheque.server.sessions import GameMeta, Seat, new_snapshot
+>>> from ludotheque.server.snapshots import GameMeta, Seat, new_snapshot
 >>> meta = GameMeta("g1", ludotheque.load("pylos"), 0, "2026-01-01T00:00:00+00:00")
 >>> snap = new_snapshot(meta.game, 0, (Seat("open", ""), Seat("open", "")), None)
 >>> doc = game_document(meta, snap, None, Instant(0.0, 0.0))
@@ -16,7 +16,7 @@ from typing import Any
 from ..core.contract import Player
 from ..core.records import Record
 from .clocks import Instant
-from .sessions import GameMeta, Snapshot, can_take_back
+from .snapshots import GameMeta, Snapshot, can_take_back
 
 
 def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: Instant) -> dict[str, Any]:

@@ -1,10 +1,10 @@
-"""The hub: live game sessions, each with one lock, its room, its flag timer and its bot turn.
+"""The hub: every live game session (``sessions``), the storage behind them and the bot pool.
 
 Every change goes through :meth:`Hub.change`: under the game's lock the operation reads the
 current snapshot (so turn and ply are checked again after acquiring it), the new snapshot is
 stored in one transaction, then installed and broadcast.
 
->>> hash_token("secret") == hash_token("secret") != hash_token("other")
+>>> new_seed() < 2**SEED_BITS
 True
 """
 
@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.contract import Game, Player
@@ -27,10 +25,9 @@ from ..core.registry import load
 from .bots import BotPool
 from .clocks import ClockSpec, Instant
 from .config import ServerSettings
-from .documents import game_document
 from .errors import ApiError, quoted
-from .rooms import Room, encode
-from .sessions import (
+from .sessions import GameSession, hash_token, new_token
+from .snapshots import (
     GameMeta,
     Seat,
     Snapshot,
@@ -54,65 +51,10 @@ FINISHED_IN_MEMORY = 1000
 # How often old games are expired while the server runs (and once at every start).
 SWEEP_EVERY_S = 3600.0
 DAY_S = 86_400.0
-# The 401 answer to a request that must act for a seat and brings no token (nor seat cookie).
-TOKEN_REQUIRED = "a seat token is required (Authorization: Bearer <token>)"
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    """Only a token's hash is stored: a database leak gives no seat away."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_seed() -> int:
     return secrets.randbits(SEED_BITS)
-
-
-@dataclass
-class GameSession:
-    """One live game: fixed facts, the current snapshot, and what serialises its changes."""
-
-    meta: GameMeta
-    snapshot: Snapshot
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    room: Room = field(default_factory=Room)
-    flag_timer: asyncio.TimerHandle | None = None
-    bot_task: asyncio.Task[None] | None = None
-    _texts: dict[Player | None, str] = field(default_factory=dict)
-    _texts_of: Snapshot | None = None
-
-    def document_text(self, reader: Player | None, now: Instant) -> str:
-        """The encoded document for ``reader``; built once per change and audience (the
-        broadcast and the mover's HTTP answer share it) unless a running clock needs the
-        time of reading."""
-        snap = self.snapshot
-        if snap.clock is not None and snap.clock.running is not None:
-            return encode(game_document(self.meta, snap, reader, now))
-        if self._texts_of is not snap:
-            self._texts, self._texts_of = {}, snap
-        if reader not in self._texts:
-            self._texts[reader] = encode(game_document(self.meta, snap, reader, now))
-        return self._texts[reader]
-
-    def seat_holding(self, token: str) -> Player | None:
-        """The seat ``token`` holds, ``None`` when it holds none of this game."""
-        digest = hash_token(token)
-        for number, seat in enumerate(self.snapshot.seats):
-            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
-                return number
-        return None
-
-    def seat_of(self, token: str | None) -> Player:
-        """The seat ``token`` holds; raises ``ApiError`` 401 when missing or foreign."""
-        if not token:
-            raise ApiError(401, TOKEN_REQUIRED, "token_required")
-        seat = self.seat_holding(token)
-        if seat is None:
-            raise ApiError(401, f"this token holds no seat of game {self.meta.id}", "token_invalid")
-        return seat
 
 
 @dataclass(frozen=True)

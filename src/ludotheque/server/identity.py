@@ -42,8 +42,8 @@ from starlette.responses import Response
 
 from ..core.contract import Player
 from .errors import ApiError, quoted
-from .hub import TOKEN_REQUIRED, GameSession
 from .schemas import natural_number
+from .sessions import TOKEN_REQUIRED, GameSession
 
 COOKIE_PREFIX = "ludotheque_seat_"
 # Browsers keep a cookie at most 400 days; a correspondence game may last that long.

@@ -1,21 +1,39 @@
-"""The pages (static files of ``ludotheque/web``), the catalog of games and their rules in HTML.
+"""The pages, the catalog of games and their rules in HTML, all derived from the registry.
 
->>> rules_section("# T\\n## Français\\nBonjour\\n## English\\nHello\\n", "en")
-'Hello\\n'
+The lobby (``GET /``) and the rules pages (``GET /rules/{game}``) are rendered here from their
+templates in ``ludotheque/web``, in the reader's language (``?lang=``, else the ``lang`` cookie,
+else ``Accept-Language``): every registered game is named with its title and summary
+(``GameInfo``), so the pages read without JavaScript; the page words are ``web/app/texts.json``'s,
+the same the scripts use. Nothing here names a game.
+
+A game's page board is ``web/games/<id>.js``, else the ``page_board.js`` its package ships (a
+game installed from another distribution), served at the same ``/static/games/<id>.js``; a game
+with neither is drawn by ``web/games/generic.js``. Its picture is likewise ``web/img/<id>.svg``
+or its package's ``picture.svg``.
+
+>>> fill("<title><!--@title--></title>", {"title": "Pylos"})
+'<title>Pylos</title>'
+>>> translate_markup('<a href="/" data-i18n="nav.lobby">Lobby</a>', {"nav.lobby": "Salon"})
+'<a href="/" data-i18n="nav.lobby">Salon</a>'
 """
 
 from __future__ import annotations
 
 import html
-from importlib import resources
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from markdown_it import MarkdownIt
 
+from ..core.contract import RULES_SECTIONS, GameInfo, rules_section
 from ..core.registry import games, info
 from .bots import bots_available
 from .config import BOT_LEVELS
@@ -23,7 +41,19 @@ from .errors import ApiError, quoted
 
 router = APIRouter()
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-SECTIONS = {"fr": "## Français", "en": "## English"}
+LANGUAGES = tuple(RULES_SECTIONS)
+LANG_COOKIE = "lang"
+LANG_COOKIE_AGE = 365 * 24 * 3600
+# What a game's package may ship for the pages (docs/API.md, "Games from other distributions").
+PAGE_BOARD = "page_board.js"
+PICTURE = "picture.svg"
+GENERIC_BOARD = "/static/games/generic.js"
+LOGO = "/static/img/logo.svg"
+_NAME = re.compile(r"[a-z0-9_]+")
+_MARKER = re.compile(r"<!--@([\w-]+)-->")
+_TRANSLATED = re.compile(r'(<(\w+)\b[^>]*?\sdata-i18n="([\w.]+)"[^>]*>)([^<]*)(</\2>)')
+_TRANSLATED_ATTRIBUTES = re.compile(r'<\w+\b[^>]*?\sdata-i18n-attr="([^"]*)"[^>]*>')
+_HEADING = re.compile(r"<(/?)h([1-6])>")
 
 
 def mount_static(app: FastAPI, web_dir: Path = WEB_DIR) -> None:
@@ -31,38 +61,256 @@ def mount_static(app: FastAPI, web_dir: Path = WEB_DIR) -> None:
     app.mount("/static", StaticFiles(directory=web_dir, check_dir=False), name="static")
 
 
-def _page(name: str) -> Response:
-    path = WEB_DIR / name
-    if path.is_file():
-        return FileResponse(path, media_type="text/html")
-    return HTMLResponse(_fallback_lobby())
+# -- the reader's language and the page words ---------------------------------------------------
+def reader_language(request: Request) -> str:
+    """``?lang=``, else the ``lang`` cookie, else the first language of ``Accept-Language``
+    (``fr`` or ``en``), as the pages' scripts choose it."""
+    asked = request.query_params.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    remembered = request.cookies.get(LANG_COOKIE)
+    if remembered in LANGUAGES:
+        return remembered
+    first = request.headers.get("accept-language", "").split(",")[0].strip().lower()
+    return "fr" if first.startswith("fr") else "en"
 
 
+@cache
+def page_words() -> dict[str, dict[str, str]]:
+    """``web/app/texts.json``: the pages' words by language (none when the front end is missing)."""
+    path = WEB_DIR / "app" / "texts.json"
+    words: dict[str, dict[str, str]] = json.loads(path.read_text("utf-8")) if path.is_file() else {}
+    return words
+
+
+def word(key: str, lang: str, **values: str) -> str:
+    """The page word ``key`` in ``lang`` (English, then the key itself, when missing)."""
+    words = page_words()
+    text = words.get(lang, {}).get(key) or words.get("en", {}).get(key) or key
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), ""), text)
+
+
+def translate_markup(markup: str, words: Mapping[str, str]) -> str:
+    """``markup`` with the text of each ``data-i18n`` element, and the attributes each
+    ``data-i18n-attr`` names, in ``words`` (what ``translatePage`` does in the browser)."""
+
+    def text(match: re.Match[str]) -> str:
+        key = match.group(3)
+        if key not in words:
+            return match.group(0)
+        return f"{match.group(1)}{html.escape(words[key], quote=False)}{match.group(5)}"
+
+    def attributes(match: re.Match[str]) -> str:
+        tag = match.group(0)
+        for pair in match.group(1).split(";"):
+            attribute, _, key = (part.strip() for part in pair.partition(":"))
+            if key not in words:
+                continue
+            value = f'{attribute}="{html.escape(words[key])}"'
+            present = re.compile(rf'\s{re.escape(attribute)}="[^"]*"')
+            tag = present.sub(f" {value}", tag, count=1) if present.search(tag) else (
+                tag[:-1].rstrip("/").rstrip() + f" {value}>")
+        return tag
+
+    return _TRANSLATED_ATTRIBUTES.sub(attributes, _TRANSLATED.sub(text, markup))
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """``template`` with each ``<!--@name-->`` marker replaced by ``values[name]`` (empty when
+    missing)."""
+    return _MARKER.sub(lambda match: values.get(match.group(1), ""), template)
+
+
+@cache
+def template(name: str) -> str:
+    """The page template ``web/<name>``, read once."""
+    return (WEB_DIR / name).read_text("utf-8")
+
+
+def render_page(name: str, lang: str, values: Mapping[str, str]) -> str:
+    """The template ``web/<name>`` for a reader of ``lang``: markers filled, words translated,
+    the language switch pointing to the other language."""
+    page = template(name)
+    other = "en" if lang == "fr" else "fr"
+    page = translate_markup(fill(page, values), page_words().get(lang, {}))
+    page = page.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+    return page.replace('data-lang-switch href="?lang=fr"', f'data-lang-switch href="?lang={other}"', 1)
+
+
+def _answer(request: Request, body: str, lang: str, status: int = 200) -> HTMLResponse:
+    """An HTML page; a ``?lang=`` asked for is remembered in the cookie, as the scripts do."""
+    response = HTMLResponse(body, status_code=status)
+    if request.query_params.get("lang") in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_AGE, path="/", samesite="lax")
+    return response
+
+
+def _pick(words: Mapping[str, str], lang: str) -> str:
+    return words.get(lang) or words.get("en") or next(iter(words.values()), "")
+
+
+def _listed(titles: list[str], lang: str) -> str:
+    """``a, b and c`` in ``lang``."""
+    if len(titles) < 2:
+        return "".join(titles)
+    return ", ".join(titles[:-1]) + word("result.and", lang) + titles[-1]
+
+
+# -- the pages ------------------------------------------------------------------------------------
 @router.get("/", include_in_schema=False)
-async def lobby_page() -> Response:
-    return _page("index.html")
+async def lobby_page(request: Request) -> Response:
+    lang = reader_language(request)
+    if not (WEB_DIR / "index.html").is_file():
+        return _answer(request, _fallback_lobby(lang), lang)
+    return _answer(request, render_page("index.html", lang, lobby_values(lang)), lang)
+
+
+def lobby_values(lang: str) -> dict[str, str]:
+    """What the lobby's template leaves to the registry: every game's card and form choice."""
+    titles = [_pick(info(game_id).title, lang) for game_id in games()]
+    return {
+        "titles": html.escape(", ".join(titles)),
+        "description": html.escape(word("site.description", lang, games=_listed(titles, lang))),
+        "cards": "".join(game_card(info(game_id), lang) for game_id in games()),
+        "game-options": "".join(
+            f'<option value="{html.escape(game_id)}">{html.escape(_pick(info(game_id).title, lang))}</option>'
+            for game_id in games()
+        ),
+    }
+
+
+def game_card(facts: GameInfo, lang: str) -> str:
+    """A game's card in the lobby: picture, title, summary, links to play and to the rules."""
+    game_id = html.escape(facts.id)
+    return (
+        f'\n        <li class="game-card" data-game="{game_id}">'
+        f'<img src="{html.escape(picture_url(facts.id))}" alt="" width="160" height="120">'
+        f"<h2>{html.escape(_pick(facts.title, lang))}</h2>"
+        f'<p class="summary" data-summary>{html.escape(_pick(facts.summary, lang))}</p>'
+        f'<p class="card-links"><a class="play" href="/?game={game_id}#new-game" data-i18n="lobby.newGame">'
+        f'{html.escape(word("lobby.newGame", lang))}</a> '
+        f'<a href="/rules/{game_id}" data-i18n="lobby.rules">{html.escape(word("lobby.rules", lang))}</a></p>'
+        "</li>"
+    )
 
 
 @router.get("/games/{game_id}", include_in_schema=False)
 @router.get("/play/{game_id}", include_in_schema=False)
 async def game_page(game_id: str) -> Response:
-    return _page("game.html")
+    path = WEB_DIR / "game.html"
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return HTMLResponse(_fallback_lobby("en"))
 
 
 @router.get("/rules/{game_id}", include_in_schema=False)
-async def rules_page(game_id: str) -> Response:
-    return _page("rules.html")
+async def rules_page(request: Request, game_id: str) -> Response:
+    """A game's rules in the reader's language, with every game's rules a link away; 404 for an
+    unknown game (the page says so)."""
+    lang = reader_language(request)
+    if not (WEB_DIR / "rules.html").is_file():
+        return _answer(request, _fallback_lobby(lang), lang)
+    known = game_id in games()
+    return _answer(request, render_page("rules.html", lang, rules_values(game_id, lang)), lang,
+                   200 if known else 404)
 
 
+def rules_values(game_id: str, lang: str) -> dict[str, str]:
+    """What the rules page's template leaves to the registry: the games' links, this game's title,
+    picture and rules (its RULES.md section, headings under the page's ``<h1>``)."""
+    known = game_id in games()
+    title = _pick(info(game_id).title, lang) if known else game_id
+    heading = f"{word('rules.title', lang)} — {title}" if known else word("rules.title", lang)
+    if not known:
+        body = f"<p>{html.escape(word('rules.unknown', lang, game=game_id[:40]))}</p>"
+    elif (text := rules_text(game_id)) is None:
+        body = f"<p>{html.escape(word('rules.missing', lang))}</p>"
+    else:
+        body = lower_headings(render(rules_section(text, lang)), top=2)
+    current = ' aria-current="page"'
+    links = "".join(
+        f'<a id="rules-{html.escape(other)}" href="/rules/{html.escape(other)}"'
+        f'{current if other == game_id else ""}>{html.escape(_pick(info(other).title, lang))}</a>\n      '
+        for other in games()
+    )
+    return {
+        "page-title": html.escape(f"{heading} — Ludothèque"),
+        "heading": html.escape(heading),
+        "rules-nav": links.rstrip(),
+        "picture": html.escape(picture_url(game_id) if known else LOGO),
+        "new-game": html.escape(f"/?game={game_id}#new-game" if known else "/#new-game"),
+        "lang": lang,
+        "rules": body,
+    }
+
+
+def lower_headings(rendered: str, *, top: int) -> str:
+    """``rendered`` HTML with its headings moved so that the highest is ``<h{top}>`` (the rules'
+    ``###`` sections under a page's ``<h1>``: no level skipped).
+
+    >>> lower_headings("<h3>A</h3><h4>B</h4>", top=2)
+    '<h2>A</h2><h3>B</h3>'
+    """
+    levels = [int(level) for _, level in _HEADING.findall(rendered)]
+    shift = min(levels, default=top) - top
+    if shift <= 0:
+        return rendered
+    return _HEADING.sub(lambda m: f"<{m.group(1)}h{int(m.group(2)) - shift}>", rendered)
+
+
+# -- what a game's package ships for the pages ----------------------------------------------------
+def package_file(game_id: str, name: str) -> Traversable | None:
+    """The file ``name`` of the package that declares ``game_id``, if it ships one."""
+    return info(game_id).resource(name)
+
+
+def board_url(game_id: str) -> str:
+    """Where the game page imports the game's board from (the generic board when none exists)."""
+    if (WEB_DIR / "games" / f"{game_id}.js").is_file() or package_file(game_id, PAGE_BOARD):
+        return f"/static/games/{game_id}.js"
+    return GENERIC_BOARD
+
+
+def picture_url(game_id: str) -> str:
+    """The game's picture for the lobby and the rules page (the site's logo when it has none)."""
+    if (WEB_DIR / "img" / f"{game_id}.svg").is_file() or package_file(game_id, PICTURE):
+        return f"/static/img/{game_id}.svg"
+    return LOGO
+
+
+def _served(folder: str, name: str, suffix: str, shipped: str, media_type: str) -> Response:
+    """``web/<folder>/<name><suffix>``, else the file ``shipped`` of game ``name``'s package."""
+    if not _NAME.fullmatch(name):
+        raise ApiError(404, f"no file {quoted(name + suffix)}", "not_found")
+    path = WEB_DIR / folder / f"{name}{suffix}"
+    if path.is_file():
+        return FileResponse(path, media_type=media_type)
+    found = package_file(name, shipped) if name in games() else None
+    if found is None:
+        raise ApiError(404, f"no file {quoted(name + suffix)}", "not_found")
+    return Response(found.read_bytes(), media_type=media_type)
+
+
+@router.get("/static/games/{name}.js", include_in_schema=False)
+async def page_board(name: str) -> Response:
+    return _served("games", name, ".js", PAGE_BOARD, "text/javascript")
+
+
+@router.get("/static/img/{name}.svg", include_in_schema=False)
+async def picture(name: str) -> Response:
+    return _served("img", name, ".svg", PICTURE, "image/svg+xml")
+
+
+# -- the catalog and the rules ------------------------------------------------------------------
 @router.get("/api/catalog")
 async def catalog() -> dict[str, Any]:
-    """Every registered game's facts, for the lobby's create form."""
+    """Every registered game's facts, for the lobby's create form and the game pages."""
     return {"games": [game_facts(game_id) for game_id in games()], "bot_levels": list(bot_levels())}
 
 
 @router.get("/api/rules/{game_id}")
 async def rules(game_id: str, lang: str = "fr") -> dict[str, str]:
-    if lang not in SECTIONS:
+    if lang not in RULES_SECTIONS:
         raise ApiError(400, f"unknown language {quoted(lang)}; expected fr or en", "bad_request")
     if game_id not in games():
         raise ApiError(404, f"unknown game {quoted(game_id)}; known games: {', '.join(games())}",
@@ -74,6 +322,8 @@ async def rules(game_id: str, lang: str = "fr") -> dict[str, str]:
 
 
 def game_facts(game_id: str) -> dict[str, Any]:
+    """A game's catalog entry: its declared facts (``GameInfo``) and where the pages find its board
+    and picture."""
     facts = info(game_id)
     return {
         "id": facts.id,
@@ -85,6 +335,17 @@ def game_facts(game_id: str) -> dict[str, Any]:
         "default_players": facts.default_players,
         "rules_version": facts.rules_version,
         "bot_levels": list(bot_levels()),
+        "variant_names": {
+            variant: {lang: facts.variant_name(variant, lang) for lang in LANGUAGES}
+            for variant in facts.variants
+        },
+        "phase_names": {phase: dict(words) for phase, words in facts.phase_names.items()},
+        "reasons": {
+            reason: {"plain": dict(words.plain), "naming_loser": dict(words.naming_loser)}
+            for reason, words in facts.reasons.items()
+        },
+        "board": board_url(game_id),
+        "picture": picture_url(game_id),
     }
 
 
@@ -94,19 +355,9 @@ def bot_levels() -> tuple[str, ...]:
 
 
 def rules_text(game_id: str) -> str | None:
-    path = resources.files("ludotheque.games").joinpath(game_id, "RULES.md")
-    return path.read_text("utf-8") if path.is_file() else None
+    """The ``RULES.md`` of the package that declares ``game_id``, ``None`` when it ships none."""
+    return info(game_id).rules_text()
 
-
-def rules_section(text: str, lang: str) -> str:
-    """The ``## Français`` or ``## English`` section of a RULES.md, without its heading."""
-    lines = text.splitlines(keepends=True)
-    heading = SECTIONS[lang]
-    start = next((i for i, line in enumerate(lines) if line.strip() == heading), None)
-    if start is None:
-        return text
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "".join(lines[start + 1 : end])
 
 
 def render(markdown: str) -> str:
@@ -115,14 +366,14 @@ def render(markdown: str) -> str:
     return rendered
 
 
-def _fallback_lobby() -> str:
-    """A lobby readable without the front end: the games by name, in French and English."""
+def _fallback_lobby(lang: str) -> str:
+    """A lobby readable without the front end: the games by name and summary."""
     items = "".join(
-        f'<li><a href="/rules/{g}">{html.escape(info(g).title["fr"])}</a> — '
-        f"{html.escape(info(g).summary['fr'])} / {html.escape(info(g).summary['en'])}</li>"
+        f'<li><a href="/rules/{html.escape(g)}">{html.escape(_pick(info(g).title, lang))}</a> — '
+        f"{html.escape(_pick(info(g).summary, lang))}</li>"
         for g in games()
     )
     return (
-        '<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>Ludothèque</title>'
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>Ludothèque</title>'
         f"</head><body><h1>Ludothèque</h1><ul>{items}</ul></body></html>"
     )

@@ -21,7 +21,7 @@ from .clocks import ClockSpec, Instant
 from .config import MAX_BODY_BYTES
 from .documents import game_document, game_record, lobby_document
 from .errors import ApiError, quoted
-from .hub import GameSession, Hub, SeatRequest, game_of, hash_token, new_token
+from .hub import Hub, SeatRequest, game_of
 from .identity import (
     Credentials,
     acting_seat,
@@ -47,7 +47,8 @@ from .schemas import (
     parse_json,
     validate,
 )
-from .sessions import claim_invite, decline_draw, join, offer_draw, play, resign, take_back
+from .sessions import GameSession, hash_token, new_token
+from .snapshots import claim_invite, decline_draw, join, offer_draw, play, resign, take_back
 from .throttle import CreationThrottle, client_address, owner_of
 
 

@@ -51,7 +51,7 @@ ClockBody = Annotated[FischerClock | CorrespondenceClock, Field(discriminator="t
 
 
 class CreateGame(_Strict):
-    game: Annotated[str, Field(description="pylos, imbrication, expion or plimil", max_length=40)]
+    game: Annotated[str, Field(description="a game id, as /api/catalog lists them", max_length=40)]
     variant: Annotated[str | None, Field(description="default when left out", max_length=40)] = None
     players: Annotated[int | None, Field(description="default when left out")] = None
     seats: Annotated[list[str], Field(min_length=1, max_length=8, description=SEATS_HELP)]

@@ -26,7 +26,7 @@ from ..core.contract import Player
 from .clocks import Instant
 from .config import CLOSE_TIMEOUT_S, MAX_BODY_BYTES, SEND_TIMEOUT_S
 from .errors import ApiError
-from .hub import GameSession, Hub, Operation
+from .hub import Hub, Operation
 from .identity import Credentials, check_socket_origin, reading_seat
 from .rooms import Connection, encode
 from .schemas import (
@@ -39,7 +39,8 @@ from .schemas import (
     WsMessage,
     parse_ws_message,
 )
-from .sessions import Snapshot, decline_draw, offer_draw, play, resign, take_back
+from .sessions import GameSession
+from .snapshots import Snapshot, decline_draw, offer_draw, play, resign, take_back
 
 log = logging.getLogger("ludotheque.server")
 router = APIRouter()

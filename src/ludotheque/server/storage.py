@@ -4,7 +4,7 @@ Calls are synchronous and run on a small thread pool (one thread for SQLite, who
 queue anyway), so the event loop never waits on the disk. Each change is one transaction.
 
 >>> import asyncio, ludotheque
->>> from ludotheque.server.sessions import GameMeta, Seat, new_snapshot
+>>> from ludotheque.server.snapshots import GameMeta, Seat, new_snapshot
 >>> storage = Storage("sqlite://")
 >>> storage.migrate()
 >>> meta = GameMeta("g1", ludotheque.load("pylos"), 7, "2026-01-01T00:00:00+00:00")
@@ -47,7 +47,7 @@ from .clocks import Clock, ClockSpec, Instant
 from .config import is_sqlite
 from .errors import is_store_failure, unavailable
 from .migrate import upgrade
-from .sessions import GameMeta, Seat, Snapshot, hidden_facts
+from .snapshots import GameMeta, Seat, Snapshot, hidden_facts
 
 log = logging.getLogger("ludotheque.server")
 P = ParamSpec("P")

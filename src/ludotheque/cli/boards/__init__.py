@@ -1,26 +1,36 @@
-"""Terminal boards, one module per game id, each drawing only ``State.view(player)``:
+"""Terminal boards, each drawing only ``State.view(player)``. A game's board is
+``cli/boards/<id>.py``, else the ``terminal_board`` module of the package that declares the game
+(``GameInfo.package``: a game installed from another distribution), else ``generic``, which
+prints any game's view compactly and lets the game loop list the legal moves. A board has:
 
 - ``render(view, *, lang, last_move=None, turn=True) -> RenderableType``: the board and its
   counters, the cells of ``last_move`` (its text) marked, then whose turn it is (or that the game
   is over) unless ``turn`` is false (the game loop says it in its prompt);
 - ``side_name(view, player, *, lang) -> str``: how a player is called (Light, North, Blue…);
 - ``outcome(view, result, *, lang) -> str``: a result in words ("Dark wins: Light's reserve is
-  empty"), ``result`` as ``Result.to_json()`` gives it;
-- ``NOTATION``: examples of the notation per language, for the in-game help, and ``EXAMPLE``;
-- optionally ``details(view, *, lang)`` (the ``info`` command) and ``final_view(views)`` (one view
-  holding every player's secrets, shown once the game is over).
+  empty"), ``result`` as ``Result.to_json()`` gives it, the reason worded by the game's
+  ``GameInfo`` (see :func:`describe_result`);
+- ``NOTATION``: examples of the notation per language, for the in-game help, and ``EXAMPLE``
+  (empty: the game loop shows a legal move);
+- optionally ``details(view, *, lang)`` (the ``info`` command), ``final_view(views)`` (one view
+  holding every player's secrets, shown once the game is over) and ``LIST_MOVES`` (the game loop
+  lists the legal moves under the board).
 
->>> describe_result({"winners": [1], "scores": [-1, 1], "reason": "top"}, "fr",
-...                 winner="Foncé", loser="Clair", reasons={"top": {"fr": "{winner} au sommet"}})
-'Foncé gagne : Foncé au sommet'
->>> describe_result({"winners": [], "scores": [0, 0], "reason": "repetition"}, "en",
-...                 winner=None, loser=None, reasons={})
-'Draw: the same position came up three times'
+>>> describe_result({"game": "pylos"}, {"winners": [1], "scores": [-1, 1], "reason": "empty_reserve"},
+...                 "fr", winner="Foncé", loser="Clair")
+'Foncé gagne : réserve de Clair épuisée'
+>>> describe_result({"game": "pylos"}, {"winners": [], "scores": [0, 0], "reason": "repetition"}, "en",
+...                 winner=None, loser=None)
+'Draw: repeated position'
+>>> describe_result({"game": "pylos"}, {"winners": [0], "scores": [1, -1], "reason": "resign"}, "en",
+...                 winner="Light", loser="Dark", detail="12 to 9")
+'Light wins: Dark resigned (12 to 9)'
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 from collections.abc import Mapping
 from types import ModuleType
@@ -29,14 +39,22 @@ from typing import Any
 from rich.text import Text
 
 from ... import i18n
+from ...core import info
 
 # The last move's cells: reversed, an attribute that shows without colours too.
 LAST_MOVE_STYLE = "reverse"
 
 
 def board_module(game_id: str) -> ModuleType:
-    """The terminal board module of ``game_id``."""
-    return importlib.import_module(f"{__name__}.{game_id}")
+    """The terminal board of ``game_id``: its own, else its package's, else the generic one."""
+    for name in (f"{__name__}.{game_id}", f"{info(game_id).package_name}.terminal_board"):
+        try:
+            found = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            found = None
+        if found is not None:
+            return importlib.import_module(name)
+    return importlib.import_module(f"{__name__}.generic")
 
 
 def turn_line(view: Mapping[str, Any], lang: str, side: str) -> Text:
@@ -61,22 +79,20 @@ def cells_in(move_text: str | None, pattern: re.Pattern[str]) -> set[str]:
 
 
 def describe_result(
-    result: Mapping[str, Any], lang: str, *, winner: str | None, loser: str | None,
-    reasons: Mapping[str, Mapping[str, str]], **values: object,
+    view: Mapping[str, Any], result: Mapping[str, Any], lang: str, *, winner: str | None,
+    loser: str | None, detail: str | None = None,
 ) -> str:
-    """``result`` in words: who won (or a draw) and why. ``reasons`` maps a game's result reasons
-    to their words per language, whose fields are ``winner``, ``loser`` and ``values``; a
-    resignation and a third repetition are said alike in every game."""
+    """``result`` in words: who won (``winner``, the winning side's name; a draw when nobody won)
+    and why, in the words of ``view``'s game (``GameInfo.reason_text``), naming ``loser`` (the losing
+    side's name, given where exactly one side lost) where the game's words do; a resignation, a
+    time out, an agreement and an abandoned game read alike in every game. ``detail`` (scores)
+    follows in brackets."""
     reason = str(result.get("reason", ""))
-    if reason == "resign":
-        why = i18n.text("resignation", lang, side=loser)
-    elif reason == "repetition" and reason not in reasons:
-        why = i18n.text("repetition", lang)
-    elif reason in reasons:
-        words = reasons[reason]
-        why = words.get(lang, words.get("en", reason)).format(winner=winner, loser=loser, **values)
-    else:
-        why = reason
+    why = info(str(view["game"])).reason_text(reason, lang, loser=loser)
+    if why is None:
+        why = i18n.shared_reason(reason, lang, loser=loser) or reason
+    if detail:
+        why = f"{why} ({detail})"
     if result.get("winners"):
         return i18n.text("wins", lang, side=winner, why=why)
     return i18n.text("draw", lang, why=why)

@@ -65,18 +65,6 @@ NOTATION = {
     "en": "  e1-e4: a marble leaves its camp (1 to 3 cells straight on) · e4-e5: an orthogonal step\n"
           "  d5-e5 when e5 holds the EX*PION pushes it to f5; captures and passes are not written",
 }
-REASONS = {
-    "expion_in_camp": {
-        "fr": "l'EX*PION a été poussé dans un camp de {loser}",
-        "en": "the EX*PION was pushed into a camp of {loser}",
-    },
-    "no_marbles": {"fr": "{loser} n'a plus de billes", "en": "{loser} has no marbles left"},
-    "no_progress": {
-        "fr": "{quiet} coups de suite sans prise ni poussée",
-        "en": "{quiet} moves in a row without a capture or a push",
-    },
-    "blocked": {"fr": "aucun camp ne peut jouer", "en": "no camp can move"},
-}
 
 
 def _words(lang: str) -> dict[str, Any]:
@@ -108,8 +96,7 @@ def outcome(view: Mapping[str, Any], result: Mapping[str, Any], *, lang: str) ->
         won = next(i for i, team in enumerate(teams) if winners & set(team["players"]))
         winner = team_name(teams[won], lang=lang)
         loser = team_name(teams[1 - won], lang=lang, with_players=False)
-    return describe_result(result, lang, winner=winner, loser=loser, reasons=REASONS,
-                           quiet=view["quiet_limit"])
+    return describe_result(view, result, lang, winner=winner, loser=loser)
 
 
 def _cell(view: dict[str, Any], name: str, shape: str, marked: set[str]) -> Text:

@@ -12,9 +12,9 @@ Pieces are letters, so colour is never the only signal: ``L`` light (seat 0), ``
 >>> "a  b  c  d  e  f  g  h" in out.get() and "Round 1/5" in out.get()
 True
 >>> outcome(view, {"winners": [0], "scores": [12, 9], "reason": "territory"}, lang="fr")
-'Clair gagne : 12 cases de territoire contre 9'
+'Clair gagne : plus de territoire (12 cases contre 9)'
 >>> outcome(view, {"winners": [1], "scores": [0, 1], "reason": "territory"}, lang="en")
-'Dark wins: 1 cell of territory to 0'
+'Dark wins: more territory (1 cell to 0)'
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ... import i18n
-from ...games.imbrication.board import TILE_TABLE
+from ...core import info
 from . import LAST_MOVE_STYLE, cells_in, colon, describe_result
 
 FILES = "abcdefgh"
@@ -38,7 +38,7 @@ STYLES = ("bold black on grey85", "bold white on grey23")
 WORDS = {
     "fr": {
         "round": "Manche", "line": "Tuiles", "current": "Tuile retournée", "none": "aucune",
-        "opening": "pose d'ouverture", "place": "pose", "act": "action", "over": "partie finie",
+        "over": "partie finie",
         "seat": "joueur", "legend": "L clair (joueur 0) · D foncé "
         "(joueur 1) · [ ] pion à déplacer · +/× territoire du joueur 0/1 · ? tuile cachée",
         "territory": "Territoire", "pieces": "Pions", "cells": "cases", "revealed": "Tuiles jouées",
@@ -46,7 +46,6 @@ WORDS = {
     },
     "en": {
         "round": "Round", "line": "Tiles", "current": "Tile revealed", "none": "none",
-        "opening": "opening placement", "place": "placement", "act": "action",
         "over": "game over", "seat": "player", "legend": "L light "
         "(player 0) · D dark (player 1) · [ ] piece to move · +/× territory of player 0/1 · "
         "? hidden tile",
@@ -65,20 +64,14 @@ NOTATION = {
     "en": "  d4: place a piece · then the tile's action: d4-d7 (step or slide), "
           "d4xf6xd8 (captures, landing after landing)",
 }
-REASONS = {
-    "territory": {
-        "fr": "{high} {cells} de territoire contre {low}",
-        "en": "{high} {cells} of territory to {low}",
-    },
+# The figures behind each result reason (the reason itself is worded by GameInfo).
+SCORES = {
+    "territory": {"fr": "{high} {cells} contre {low}", "en": "{high} {cells} to {low}"},
     "pieces": {
-        "fr": "territoires égaux ({high} {cells} chacun), plus de pions sur le plateau "
-              "({most} contre {fewest})",
-        "en": "equal territory ({high} {cells} each), more pieces on the board ({most} to {fewest})",
+        "fr": "{high} {cells} chacun, {most} pions contre {fewest}",
+        "en": "{high} {cells} each, {most} pieces to {fewest}",
     },
-    "draw": {
-        "fr": "territoires égaux ({high} {cells} chacun) et autant de pions",
-        "en": "equal territory ({high} {cells} each) and as many pieces",
-    },
+    "draw": {"fr": "{high} {cells} et {most} pions chacun", "en": "{high} {cells} and {most} pieces each"},
 }
 # French says 0 and 1 in the singular, English only 1.
 CELL_WORDS = {"fr": ("case", "cases"), "en": ("cell", "cells")}
@@ -97,9 +90,11 @@ def outcome(view: Mapping[str, Any], result: Mapping[str, Any], *, lang: str) ->
     scores, pieces = [int(s) for s in result["scores"]], [int(p) for p in view["pieces"]]
     one, many = CELL_WORDS.get(lang, CELL_WORDS["en"])
     singular = max(scores) <= 1 if lang == "fr" else max(scores) == 1
-    return describe_result(result, lang, winner=winner, loser=loser, reasons=REASONS, high=max(scores),
-                           low=min(scores), most=max(pieces), fewest=min(pieces),
-                           cells=one if singular else many)
+    figures = SCORES.get(str(result.get("reason", "")))
+    detail = None if figures is None else figures.get(lang, figures["en"]).format(
+        high=max(scores), low=min(scores), most=max(pieces), fewest=min(pieces),
+        cells=one if singular else many)
+    return describe_result(view, result, lang, winner=winner, loser=loser, detail=detail)
 
 
 def render(
@@ -115,7 +110,7 @@ def render(
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:
     """Scores, pieces and territories of both players, then every tile played."""
     words = WORDS.get(lang, WORDS["en"])
-    table = Table(title=f"{words['round']} {view['round']}/5")
+    table = Table(title=f"{words['round']} {view['round']}/{view['round_count']}")
     table.add_column(words["seat"])
     table.add_column(words["territory"], justify="right")
     table.add_column(words["pieces"], justify="right")
@@ -128,7 +123,7 @@ def details(view: dict[str, Any], *, lang: str) -> RenderableType:
     for entry in view["revealed"]:
         played.append(
             f"{entry['round']}.{entry['turn']} {SYMBOLS[entry['player']]} "
-            f"{_tile_name(entry['tile'], lang)} ({words[entry['outcome']]}); "
+            f"{_tile_name(view, entry['tile'], lang)} ({words[entry['outcome']]}); "
         )
     parts: list[RenderableType] = [table, played]
     if view["result"] is not None:
@@ -161,9 +156,10 @@ def _board(view: dict[str, Any], marked: set[str]) -> Text:
 
 
 def _status(view: dict[str, Any], lang: str, words: dict[str, str], *, turn: bool) -> Text:
-    status = f"{words['round']} {view['round']}/5 · {words[view['phase']]}"
+    phase = info("imbrication").phase_name(view["phase"], lang) or words["over"]
+    status = f"{words['round']} {view['round']}/{view['round_count']} · {phase}"
     if view["phase"] == "opening":
-        status += f" {view['opening_placements'] + 1}/4"
+        status += f" {view['opening_placements'] + 1}/{view['opening_placements_per_round']}"
     mover = view["to_move"]
     if turn and mover is not None:
         side = f"{side_name(view, mover, lang=lang)} ({SYMBOLS[mover]}, {words['seat']} {mover})"
@@ -176,20 +172,21 @@ def _line(view: dict[str, Any], lang: str, words: dict[str, str]) -> Text:
     text = Text(f"{words['line']}{colon(lang)} ")
     played = view["tiles_played"]
     for turn, tile in enumerate(view["line"]):
-        label = "?" if tile is None else _tile_name(tile, lang)
+        label = "?" if tile is None else _tile_name(view, tile, lang)
         if turn < played - (1 if view["current_tile"] else 0):
             text.append(f"{label}", style="strike dim")
         elif turn == played - 1 and view["current_tile"]:
             text.append(f">{label}<", style="bold reverse")
         else:
             text.append(label)
-        text.append(" | " if turn < 8 else "")
+        text.append(" | " if turn < len(view["line"]) - 1 else "")
     current = view["current_tile"]
-    shown = _tile_name(current, lang) if current else words["none"]
+    shown = _tile_name(view, current, lang) if current else words["none"]
     text.append(f"\n{words['current']}{colon(lang)} {shown}")
     return text
 
 
-def _tile_name(tile: str, lang: str) -> str:
-    facts = TILE_TABLE[tile]
-    return facts.fr if lang == "fr" else facts.en
+def _tile_name(view: Mapping[str, Any], tile: str, lang: str) -> str:
+    """A tile's name, as the view's ``tile_table`` gives it."""
+    names: Mapping[str, str] = view["tile_table"][tile]
+    return names["fr"] if lang == "fr" else names["en"]

@@ -6,9 +6,9 @@ tall, ``?`` unknown to the reader). Red reads the board with rank 8 at the botto
 
 >>> _cell_text({"cell": "d4", "stem": None, "block": {"colour": "N"}}, marked=False).plain
 'N?'
->>> outcome({"counts": {"blue": 9, "red": 8, "neutral": 7}},
+>>> outcome({"game": "plimil", "counts": {"blue": 9, "red": 8, "neutral": 7}},
 ...         {"winners": [0], "scores": [9, 8], "reason": "rule_of_7"}, lang="fr")
-'Bleu gagne : règle du 7, blocs bleus 9, rouges 8, neutres 7'
+'Bleu gagne : règle des 7 (blocs bleus 9, rouges 8, neutres 7)'
 """
 
 from __future__ import annotations
@@ -56,19 +56,13 @@ NOTATION = {
     "en": "  setup: stems STSTTSST (your stems, in cell order), block d1 BNR (balls bottom to top)\n"
           "  then: d2-d4 · d3-d4xe4 (capture) · d3-d4@cw or @ccw (turn the board) · e5-d4xd5 · pass",
 }
-REASONS = {
+# The counts behind each result reason (the reason itself is worded by GameInfo).
+SCORES = {
     "rule_of_7": {
-        "fr": "règle du 7, blocs bleus {blue}, rouges {red}, neutres {neutral}",
-        "en": "rule of 7, blocks showing blue {blue}, red {red}, neutral {neutral}",
+        "fr": "blocs bleus {blue}, rouges {red}, neutres {neutral}",
+        "en": "blocks showing blue {blue}, red {red}, neutral {neutral}",
     },
-    "two_passes": {
-        "fr": "les deux joueurs ont passé, blocs bleus {blue}, rouges {red}",
-        "en": "both players passed, blocks showing blue {blue}, red {red}",
-    },
-    "hundred_plies": {
-        "fr": "100 coups de suite sans qu'un bloc change de couleur",
-        "en": "100 moves in a row without a block changing colour",
-    },
+    "two_passes": {"fr": "blocs bleus {blue}, rouges {red}", "en": "blocks showing blue {blue}, red {red}"},
 }
 
 
@@ -86,9 +80,9 @@ def outcome(view: Mapping[str, Any], result: Mapping[str, Any], *, lang: str) ->
     names = NAMES.get(lang, NAMES["en"])
     winners = result["winners"]
     winner, loser = (names[winners[0]], names[1 - winners[0]]) if winners else (None, None)
-    counts = view["counts"]
-    return describe_result(result, lang, winner=winner, loser=loser, reasons=REASONS,
-                           blue=counts["blue"], red=counts["red"], neutral=counts["neutral"])
+    figures = SCORES.get(str(result.get("reason", "")))
+    detail = None if figures is None else figures.get(lang, figures["en"]).format(**view["counts"])
+    return describe_result(view, result, lang, winner=winner, loser=loser, detail=detail)
 
 
 def final_view(views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ the cells of the last move are shown reversed.
 >>> outcome(view, {"winners": [1], "scores": [-1, 1], "reason": "empty_reserve"}, lang="en")
 "Dark wins: Light's reserve is empty"
 >>> outcome(view, {"winners": [1], "scores": [-1, 1], "reason": "empty_reserve"}, lang="fr")
-'Foncé gagne : la réserve de Clair est vide'
+'Foncé gagne : réserve de Clair épuisée'
 """
 
 from __future__ import annotations
@@ -39,10 +39,6 @@ NOTATION = {
     "en": "  1b2: place a ball (level 1, file b, rank 2) · 1a1-2b2: raise a ball\n"
           "  after a square, take back one or two balls: 1b2x1b2 or 1a1-2b2x1c3x1d4",
 }
-REASONS = {
-    "top": {"fr": "{winner} a posé la bille du sommet", "en": "{winner} placed the ball on top"},
-    "empty_reserve": {"fr": "la réserve de {loser} est vide", "en": "{loser}'s reserve is empty"},
-}
 
 
 def side_name(view: Mapping[str, Any], player: int, *, lang: str) -> str:
@@ -55,7 +51,7 @@ def outcome(view: Mapping[str, Any], result: Mapping[str, Any], *, lang: str) ->
     names = NAMES.get(lang, NAMES["en"])
     winners = result["winners"]
     winner, loser = (names[winners[0]], names[1 - winners[0]]) if winners else (None, None)
-    return describe_result(result, lang, winner=winner, loser=loser, reasons=REASONS)
+    return describe_result(view, result, lang, winner=winner, loser=loser)
 
 
 def _level(view: dict[str, Any], level: int, lang: str, marked: set[str]) -> Table:

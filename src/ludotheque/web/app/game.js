@@ -13,7 +13,7 @@ import { api, apiText, ApiError, gamePath, heldSeats, inviteHandoff, migrateLega
 import { handleArrow, setRovingCell } from "./boardnav.js";
 import { ClockDisplay, deadlineOf, formatDeadline, formatSeconds, timeControlText } from "./clock.js";
 import { el, pathId } from "./dom.js";
-import { currentLanguage, errorText, nameOf, pick, translatePage } from "./i18n.js";
+import { currentLanguage, errorText, gameWord, nameOf, pick, translatePage } from "./i18n.js";
 import { claimFromAddress, keepInvites, linksToHandOut } from "./invites.js";
 import { LiveGame } from "./live.js";
 import { fillMoveList } from "./movelist.js";
@@ -36,6 +36,7 @@ const page = {
   live: null,
   replayPly: null, // null: live position; a number: replaying that ply of a finished game
   viewsByPly: new Map(),
+  boardOf: null, // the game whose board is loaded
   busy: false,
   askingResign: false, // the resign button was pressed once: the page asks to confirm
   focusKey: null, // the board cell the keyboard last visited
@@ -43,6 +44,8 @@ const page = {
 };
 
 const clocks = new ClockDisplay(renderClocks);
+// The board of a game that ships none of its own (see the catalog's `board`).
+const GENERIC_BOARD = "/static/games/generic.js";
 
 start().catch((error) => showMessage(errorText(lang, error)));
 
@@ -89,8 +92,9 @@ async function onDocument(doc, { isReply = false } = {}) {
   if (isReply && page.doc && doc.moves.length < page.doc.moves.length) return;
   page.doc = doc;
   page.viewsByPly.set(doc.moves.length, doc.view);
-  if (first || !page.board || page.board.id !== doc.game) {
-    page.board = await import(`/static/games/${doc.game}.js`);
+  if (first || !page.board || page.boardOf !== doc.game) {
+    page.board = await loadBoard(doc.game);
+    page.boardOf = doc.game;
     page.picker = new MovePicker(page.board);
     setupStaticParts(doc);
   }
@@ -108,8 +112,23 @@ async function onDocument(doc, { isReply = false } = {}) {
   document.body.dataset.ready = "true";
 }
 
+/** The game's facts from the catalog (titles, variant, phase and reason names), if it answered. */
+function gameFacts(gameId = page.doc?.game) {
+  return catalogGames().find((entry) => entry.id === gameId);
+}
+
+/** The game's board module: the catalog's `board`, else the generic board, which draws any game. */
+async function loadBoard(gameId) {
+  const url = gameFacts(gameId)?.board ?? `/static/games/${encodeURIComponent(gameId)}.js`;
+  try {
+    return await import(url);
+  } catch {
+    return import(GENERIC_BOARD);
+  }
+}
+
 function setupStaticParts(doc) {
-  const facts = catalogGames().find((entry) => entry.id === doc.game);
+  const facts = gameFacts(doc.game);
   const title = facts ? pick(facts.title, lang) : doc.game;
   $("#game-title").textContent = title;
   document.title = `${title} — Ludothèque`;
@@ -137,7 +156,7 @@ function render() {
 }
 
 function seatName(seat) {
-  return page.board.seatName(seat, page.doc.players, lang);
+  return page.board.seatName(seat, page.doc.players, lang, page.doc.view);
 }
 
 function mySeat() {
@@ -166,7 +185,7 @@ function renderResult(doc) {
   if (!result) return;
   const mine = [...page.held];
   banner.replaceChildren(el("strong", {}, outcomeText(result, {
-    lang, players: doc.players, mine, seatName, board: page.board,
+    lang, players: doc.players, mine, seatName, board: page.board, reasons: gameFacts()?.reasons,
   })));
   const winners = result.winners ?? [];
   banner.classList.toggle("win", mine.length < doc.players && mine.some((seat) => winners.includes(seat)));
@@ -272,7 +291,7 @@ function seatHolder(seat) {
 }
 
 function seatBadge(seat) {
-  return page.board.seatBadge?.(seat, page.doc.players, lang) ?? String(seat + 1);
+  return page.board.seatBadge?.(seat, page.doc.players, lang, page.doc.view) ?? String(seat + 1);
 }
 
 function renderSeats(doc) {
@@ -340,8 +359,8 @@ function renderClocks(state) {
 function renderFacts(doc) {
   const view = currentView();
   const facts = [
-    { label: t("form.variant"), value: nameOf(t, "variant", doc.variant ?? "standard") },
-    { label: t("game.phase"), value: nameOf(t, "phase", view.phase ?? "") },
+    { label: t("form.variant"), value: gameWord(gameFacts(), "variant", doc.variant ?? "standard", lang) },
+    { label: t("game.phase"), value: gameWord(gameFacts(), "phase", view.phase ?? "", lang) },
     { label: t("game.timeControl"), value: timeControlText(doc.clock, t) ?? t("game.noClock") },
   ];
   facts.push(...page.board.facts(view, lang, { memory: $("#memory").checked }));
@@ -395,7 +414,7 @@ function renderMoves(doc) {
   const list = $("#moves");
   const focusedPly = document.activeElement?.closest?.("#moves [data-ply]")?.dataset?.ply;
   fillMoveList(list, doc, page.board, {
-    moverName: (seat) => page.board.moverName?.(seat, doc.players, lang) ?? seatName(seat),
+    moverName: (seat) => page.board.moverName?.(seat, doc.players, lang, doc.view) ?? seatName(seat),
     current: page.replayPly,
     onPick: isOver ? (ply) => replayTo(ply) : null,
     empty: t("game.noMoves"),

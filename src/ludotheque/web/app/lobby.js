@@ -1,11 +1,12 @@
 /**
- * The lobby: the four games (named in the static markup, completed from `/api/catalog`), the
- * create-game form, open games to join and games in progress to watch.
+ * The lobby: the registered games (written into the page by the server, in the reader's
+ * language, then kept in the page's language from `/api/catalog`), the create-game form, open
+ * games to join and games in progress to watch.
  */
 
 import { api, gamePath, inviteHandoff } from "./api.js";
 import { el } from "./dom.js";
-import { currentLanguage, errorText, nameOf, pick, translatePage } from "./i18n.js";
+import { currentLanguage, errorText, gameWord, nameOf, pick, translatePage } from "./i18n.js";
 
 const lang = currentLanguage();
 const t = translatePage(lang);
@@ -49,7 +50,8 @@ function fillGameChoice() {
   if (catalog.length > 0) {
     select.replaceChildren(...catalog.map((entry) => el("option", { value: entry.id }, pick(entry.title, lang))));
   }
-  // The form opens on Pylos (the simplest to learn) unless a game card asked for another.
+  // The form opens on the game a card asked for, else on Pylos (the simplest to learn) when it
+  // is there, else on the first game.
   const asked = new URLSearchParams(location.search).get("game") ?? "pylos";
   if ([...select.options].some((option) => option.value === asked)) select.value = asked;
   fillGameOptions();
@@ -65,7 +67,7 @@ function fillGameOptions() {
   const variants = entry?.variants ?? ["standard"];
   const counts = entry?.player_counts ?? entry?.players ?? [2];
   $("#form-variant").replaceChildren(...variants.map((name) =>
-    el("option", { value: name, selected: name === entry?.default_variant }, nameOf(t, "variant", name))));
+    el("option", { value: name, selected: name === entry?.default_variant }, gameWord(entry, "variant", name, lang))));
   $("#form-players").replaceChildren(...counts.map((count) =>
     el("option", { value: count, selected: count === entry?.default_players }, String(count))));
   fillSeats();
@@ -167,8 +169,8 @@ function fillList(list, games, isOpen) {
     const entry = facts(game.game);
     const title = entry ? pick(entry.title, lang) : game.game;
     const item = el("li", { "data-id": game.id },
-      el("img", { src: `/static/img/${encodeURIComponent(game.game)}.svg`, alt: "", width: 40, height: 30 }),
-      el("span", { class: "what" }, `${title} · ${nameOf(t, "variant", game.variant ?? "standard")} · ${t("lobby.players", { n: game.players ?? "?" })}`),
+      el("img", { src: entry?.picture ?? "/static/img/logo.svg", alt: "", width: 40, height: 30 }),
+      el("span", { class: "what" }, `${title} · ${gameWord(entry, "variant", game.variant ?? "standard", lang)} · ${t("lobby.players", { n: game.players ?? "?" })}`),
       el("a", { href: `/play/${encodeURIComponent(game.id)}`, class: "watch" }, t("lobby.watch")));
     if (isOpen) {
       for (const seat of openSeatsOf(game)) {

@@ -16,7 +16,7 @@ import { el } from "./dom.js";
  */
 export function moversOf(doc, board) {
   if (Array.isArray(doc.movers) && doc.movers.length === doc.moves.length) return doc.movers;
-  if (board.movers) return board.movers(doc.moves, doc.players);
+  if (board.movers) return board.movers(doc.moves, doc.players, doc.view);
   return doc.moves.map((_, index) => index % doc.players);
 }
 

@@ -8,10 +8,11 @@
  * "You won — top of the pyramid"
  */
 
-import { translator } from "./i18n.js";
+import { pick, translator } from "./i18n.js";
 
 /**
- * `context`: `{lang, players, mine (seats the reader plays), seatName(seat), board}`.
+ * `context`: `{lang, players, mine (seats the reader plays), seatName(seat), board, reasons}`,
+ * `reasons` being the game's catalog entry's.
  */
 export function outcomeText(result, context) {
   const t = translator(context.lang);
@@ -34,15 +35,25 @@ function names(seats, context) {
   return seats.map(context.seatName).join(translator(context.lang)("result.and"));
 }
 
-/** The reason's phrase, naming the losing side where there is exactly one, then the scores' words. */
+/**
+ * The reason's phrase: the game's own words (the catalog's `reasons`, from `GameInfo`), naming the
+ * losing side where there is exactly one, else the generic words of the server's reasons
+ * (resignation, time, agreement, abandoned); then the scores' words.
+ */
 function reasonText(result, losers, context) {
   const t = translator(context.lang);
   const reason = result.reason || "";
-  const one = `reason.${reason}.one`;
-  let text = losers.length === 1 && t(one) !== one
-    ? t(one, { loser: context.seatName(losers[0]) })
-    : t(`reason.${reason}`);
-  if (text === `reason.${reason}`) text = reason; // a reason this page does not know: as named
+  const loser = losers.length === 1 ? context.seatName(losers[0]) : null;
+  const declared = context.reasons?.[reason];
+  let text;
+  if (declared) {
+    const naming = loser !== null && declared.naming_loser && Object.keys(declared.naming_loser).length > 0;
+    text = naming ? pick(declared.naming_loser, context.lang).replace("{loser}", loser) : pick(declared.plain, context.lang);
+  } else {
+    const one = `reason.${reason}.one`;
+    text = loser !== null && t(one) !== one ? t(one, { loser }) : t(`reason.${reason}`);
+    if (text === `reason.${reason}`) text = reason; // a reason nobody words: as named
+  }
   const detail = context.board.scoreText?.(result, context.lang);
   return detail ? `${text} (${detail})` : text;
 }

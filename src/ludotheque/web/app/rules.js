@@ -1,6 +1,7 @@
 /**
  * A game's rules page: the French or English part of its RULES.md, as HTML rendered by the
- * server (`GET /api/rules/{game}?lang=`), in the page's language.
+ * server into the page in the reader's language (or asked from `GET /api/rules/{game}?lang=`
+ * when the page's language is another), with every game's rules a link away.
  */
 
 import { api } from "./api.js";
@@ -15,28 +16,38 @@ load();
 
 async function load() {
   const body = document.querySelector("#rules-body");
-  try {
-    const [rules, catalog] = await Promise.all([
-      api("GET", `/api/rules/${encodeURIComponent(gameId)}?lang=${lang}`),
-      api("GET", "/api/catalog").catch(() => []),
-    ]);
-    const games = Array.isArray(catalog) ? catalog : catalog.games ?? [];
-    const entry = games.find((item) => item.id === gameId);
-    const title = entry ? pick(entry.title, lang) : gameId;
-    document.querySelector("#rules-title").textContent = `${t("rules.title")} — ${title}`;
-    document.title = `${t("rules.title")} — ${title} — Ludothèque`;
-    document.querySelector("#rules-image").src = `/static/img/${encodeURIComponent(gameId)}.svg`;
-    document.querySelector("#rules-play").href = `/?game=${encodeURIComponent(gameId)}#new-game`;
-    // The server renders the project's own RULES.md (trusted text, not user input) with markdown-it.
-    body.innerHTML = rules.html;
-    raiseHeadings(body, 2);
-    // Board diagrams keep their lines and scroll sideways on a narrow screen: by keyboard too.
-    for (const diagram of body.querySelectorAll("pre")) diagram.tabIndex = 0;
-    document.querySelector(`#rules-${CSS.escape(gameId)}`)?.setAttribute("aria-current", "page");
-  } catch (error) {
-    body.textContent = t("error.generic", { message: error.message });
+  // The server wrote the rules in the reader's language; another language is asked for here.
+  if (body.dataset.lang !== lang) {
+    try {
+      await fetchRules(body);
+    } catch (error) {
+      body.textContent = t("error.generic", { message: error.message });
+    }
   }
+  raiseHeadings(body, 2);
+  // Board diagrams keep their lines and scroll sideways on a narrow screen: by keyboard too.
+  for (const diagram of body.querySelectorAll("pre")) diagram.tabIndex = 0;
+  document.querySelector(`#rules-${CSS.escape(gameId)}`)?.setAttribute("aria-current", "page");
   document.body.dataset.ready = "true";
+}
+
+async function fetchRules(body) {
+  const [rules, catalog] = await Promise.all([
+    api("GET", `/api/rules/${encodeURIComponent(gameId)}?lang=${lang}`),
+    api("GET", "/api/catalog").catch(() => []),
+  ]);
+  const games = Array.isArray(catalog) ? catalog : catalog.games ?? [];
+  const entry = games.find((item) => item.id === gameId);
+  const title = entry ? pick(entry.title, lang) : gameId;
+  document.querySelector("#rules-title").textContent = `${t("rules.title")} — ${title}`;
+  document.title = `${t("rules.title")} — ${title} — Ludothèque`;
+  for (const item of games) {
+    const link = document.querySelector(`#rules-${CSS.escape(item.id)}`);
+    if (link) link.textContent = pick(item.title, lang);
+  }
+  // The server renders the project's own RULES.md (trusted text, not user input) with markdown-it.
+  body.innerHTML = rules.html;
+  body.dataset.lang = lang;
 }
 
 /**

@@ -1,7 +1,11 @@
 /**
- * Ex*Pion board: the 9×9 grid of the view's `layout` (camps on the edges, the 7×7 play area,
- * the four special cells), marbles with their camp's letter and a shape per team (circles for
- * North–South, squares for East–West), and the EX*PION as a star.
+ * Ex*Pion board: the grid of the view's `layout` (camps on the edges, the play area, the
+ * special cells), marbles with their camp's letter and a shape per team (circles for the view's
+ * first team, North–South; squares for the second, East–West), and the EX*PION as a star.
+ *
+ * What the game decides comes from the view: the board's shape (`layout`, `special_cells`),
+ * who holds which camp (`holders`, in turn order) and the teams (`teams`). The seat names read
+ * the seating from the view the page passes, else from the last view this module was given.
  *
  * Clicks: a marble, then its destination (pushing the EX*PION is a click on it).
  * Same interface as every module under `games/`.
@@ -14,15 +18,16 @@ export const id = "expion";
 
 const C = 56; // cell size
 const PAD = 30;
-const FILES = "abcdefghi";
+const FILES = "abcdefghijklmnopqrstuvwxyz"; // the notation's files, from the left
 
-// Okabe–Ito colours; the letter on each marble and the team shape carry the same facts.
-const CAMP_STYLE = {
-  N: { fill: "#0072B2", text: "#ffffff", shape: "circle" },
-  S: { fill: "#009E73", text: "#ffffff", shape: "circle" },
-  E: { fill: "#E69F00", text: "#2b2118", shape: "square" },
-  W: { fill: "#CC79A7", text: "#2b2118", shape: "square" },
+// Okabe–Ito colours by camp; the letter on each marble and its team's shape carry the same facts.
+const CAMP_COLOURS = {
+  N: { fill: "#0072B2", text: "#ffffff" },
+  S: { fill: "#009E73", text: "#ffffff" },
+  E: { fill: "#E69F00", text: "#2b2118" },
+  W: { fill: "#CC79A7", text: "#2b2118" },
 };
+const TEAM_SHAPES = ["circle", "square"]; // by the team's place in the view's `teams`
 
 const WORDS = {
   fr: {
@@ -42,37 +47,43 @@ const WORDS = {
 };
 const words = (lang) => WORDS[lang] || WORDS.en;
 
-// Seating of the rules file ("Camps, players and teams"): player index -> camps held.
-const SEATING = { 2: ["NS", "EW"], 3: ["NS", "E", "W"], 4: ["N", "E", "S", "W"] };
+// The last view this module was given (`paths`, `render`, `facts`): a page that names seats
+// with the player count alone (`seatName(seat, players, lang)`) still gets the view's seating.
+let lastView = null;
 
-function campsOf(seat, players) {
-  return (SEATING[players] ?? SEATING[4])[seat] ?? "";
+function remember(view) {
+  if (view?.holders) lastView = view;
 }
 
-export function seatName(seat, players, lang) {
-  const w = words(lang);
-  return [...campsOf(seat, players)].map((camp) => w.camps[camp]).join(w.and) || `#${seat + 1}`;
+/** The camps `seat` holds, in turn order, as the view's `holders` say. */
+function campsOf(seat, view) {
+  return Object.entries(view?.holders ?? {}).filter(([, holder]) => holder === seat).map(([camp]) => camp);
 }
 
-export function seatBadge(seat, players, lang) {
+export function seatName(seat, players, lang, view = lastView) {
   const w = words(lang);
-  return [...campsOf(seat, players)].map((camp) => w.letters[camp]).join("");
+  return campsOf(seat, view).map((camp) => w.camps[camp]).join(w.and) || `#${seat + 1}`;
+}
+
+export function seatBadge(seat, players, lang, view = lastView) {
+  const w = words(lang);
+  return campsOf(seat, view).map((camp) => w.letters[camp]).join("") || String(seat + 1);
 }
 
 /** In the move list, a seat by its camps' letters (four camps to a line). */
 export const moverName = seatBadge;
 
 /**
- * Who made each move, when the server does not say: the camps in turn order (North, East,
- * South, West). Exact until a camp is skipped (an eliminated player, a camp with no move).
+ * Who made each move, when the server does not say: the camps in turn order, which is the order
+ * of the view's `holders`. Exact until a camp is skipped (an eliminated player, a camp with no move).
  */
-export function movers(moves, players) {
-  const holderOf = Object.fromEntries((SEATING[players] ?? SEATING[4])
-    .flatMap((camps, seat) => [...camps].map((camp) => [camp, seat])));
-  return moves.map((_, index) => holderOf["NESW"[index % 4]]);
+export function movers(moves, players, view = lastView) {
+  const holders = Object.values(view?.holders ?? {});
+  return moves.map((_, index) => (holders.length > 0 ? holders[index % holders.length] : index % players));
 }
 
-export function paths(text) {
+export function paths(text, view = null) {
+  remember(view);
   const [from, to] = text.split("-");
   return [[from, `-${to}`]];
 }
@@ -85,38 +96,46 @@ export function labelOf(token, lang) {
   return token.startsWith("-") ? `${words(lang).to} ${token.slice(1)}` : token;
 }
 
-function corner(file, rank) {
-  return { x: PAD + file * C, y: PAD + (8 - rank) * C };
-}
-
 export function render(view, marks, lang) {
+  remember(view);
   const w = words(lang);
-  const size = 9 * C + 2 * PAD;
-  const root = boardRoot(size, size, w.board);
-  root.append(svg("rect", { x: PAD - 8, y: PAD - 8, width: 9 * C + 16, height: 9 * C + 16, rx: 16, class: "expion-frame" }));
-  const specials = new Set(view.special_cells ?? []);
+  const ranks = view.layout.length;
+  const files = Math.max(...view.layout.map((row) => row.length));
+  const width = files * C + 2 * PAD;
+  const height = ranks * C + 2 * PAD;
+  const root = boardRoot(width, height, w.board);
+  root.append(svg("rect", { x: PAD - 8, y: PAD - 8, width: files * C + 16, height: ranks * C + 16, rx: 16, class: "expion-frame" }));
+  const board = {
+    view,
+    specials: new Set(view.special_cells ?? []),
+    teamOf: Object.fromEntries((view.teams ?? []).flatMap((team, index) => team.camps.map((camp) => [camp, index]))),
+    marks,
+    w,
+  };
   view.layout.forEach((row, rowIndex) => {
-    const rank = 8 - rowIndex;
+    const rank = ranks - 1 - rowIndex;
     [...row].forEach((code, file) => {
       if (code === " ") return;
-      root.append(cellElement(view, code, file, rank, specials, marks, w));
+      const cell = { name: `${FILES[file]}${rank + 1}`, x: PAD + file * C, y: PAD + rowIndex * C };
+      root.append(cellElement(board, code, cell));
     });
   });
-  for (let i = 0; i < 9; i += 1) {
-    root.append(label(PAD + i * C + C / 2, size - PAD / 2 + 2, FILES[i], "coord", 12));
-    root.append(label(PAD / 2 - 2, PAD + (8 - i) * C + C / 2, String(i + 1), "coord", 12));
+  for (let i = 0; i < files; i += 1) {
+    root.append(label(PAD + i * C + C / 2, height - PAD / 2 + 2, FILES[i], "coord", 12));
+  }
+  for (let i = 0; i < ranks; i += 1) {
+    root.append(label(PAD / 2 - 2, PAD + (ranks - 1 - i) * C + C / 2, String(i + 1), "coord", 12));
   }
   return root;
 }
 
-function cellElement(view, code, file, rank, specials, marks, w) {
-  const name = `${FILES[file]}${rank + 1}`;
-  const { x, y } = corner(file, rank);
+function cellElement({ view, specials, teamOf, marks, w }, code, { name, x, y }) {
   const group = svg("g", {});
-  const camp = "NESW".includes(code) ? code : null;
-  const background = camp ? `expion-camp camp-${camp}` : specials.has(name) ? "expion-special" : "expion-play";
+  const camp = code in (view.holders ?? {}) ? code : null;
+  const special = specials.has(name);
+  const background = camp ? `expion-camp camp-${camp}` : special ? "expion-special" : "expion-play";
   group.append(svg("rect", { x: x + 1, y: y + 1, width: C - 2, height: C - 2, rx: 5, class: background }));
-  if (specials.has(name)) {
+  if (special) {
     const cx = x + C / 2;
     const cy = y + C / 2;
     group.append(svg("path", { d: `M${cx} ${cy - 14} L${cx + 14} ${cy} L${cx} ${cy + 14} L${cx - 14} ${cy} Z`, class: "expion-special-mark" }));
@@ -127,25 +146,25 @@ function cellElement(view, code, file, rank, specials, marks, w) {
     group.append(expionPiece(x + C / 2, y + C / 2));
     text += w.expion;
   } else if (marble) {
-    group.append(marblePiece(x + C / 2, y + C / 2, marble, w));
+    group.append(marblePiece(x + C / 2, y + C / 2, marble, TEAM_SHAPES[teamOf[marble]], w));
     text += `${w.marble} ${w.camps[marble]}`;
   } else {
-    text += camp ? `${w.camp} ${w.camps[camp]}, ${w.empty}` : specials.has(name) ? w.special : w.empty;
+    text += camp ? `${w.camp} ${w.camps[camp]}, ${w.empty}` : special ? w.special : w.empty;
   }
   const extra = squareRing(x, y, C, marks, name);
   if (extra) group.append(extra);
   return mark(group, name, text, marks);
 }
 
-function marblePiece(cx, cy, camp, w) {
-  const style = CAMP_STYLE[camp];
+function marblePiece(cx, cy, camp, shapeName, w) {
+  const colours = CAMP_COLOURS[camp];
   const r = C * 0.36;
-  const shape = style.shape === "circle"
-    ? svg("circle", { cx, cy, r, fill: style.fill, class: "expion-marble" })
-    : svg("rect", { x: cx - r * 0.92, y: cy - r * 0.92, width: 1.84 * r, height: 1.84 * r, rx: 7, fill: style.fill, class: "expion-marble" });
+  const shape = shapeName === "square"
+    ? svg("rect", { x: cx - r * 0.92, y: cy - r * 0.92, width: 1.84 * r, height: 1.84 * r, rx: 7, fill: colours.fill, class: "expion-marble" })
+    : svg("circle", { cx, cy, r, fill: colours.fill, class: "expion-marble" });
   const group = svg("g", {});
   group.append(shape, label(cx, cy + 1, w.letters[camp], "piece-letter", 17));
-  group.lastChild.setAttribute("style", `fill:${style.text}`);
+  group.lastChild.setAttribute("style", `fill:${colours.text}`);
   return group;
 }
 
@@ -163,16 +182,17 @@ function expionPiece(cx, cy) {
 }
 
 export function facts(view, lang) {
+  remember(view);
   const w = words(lang);
   const marbles = Object.entries(view.marbles ?? {}).map(([camp, count]) => `${w.letters[camp]} ${count}`).join(" · ");
   const list = [
     { label: w.toMove, value: view.camp_to_move ? w.camps[view.camp_to_move] : "—" },
     { label: w.marbles, value: marbles },
     { label: w.firstCapture, value: view.first_capture ? w.yes : w.no },
-    { label: w.quiet, value: `${view.quiet_moves ?? 0} / ${view.quiet_limit ?? 200}` },
+    { label: w.quiet, value: `${view.quiet_moves} / ${view.quiet_limit}` },
   ];
   if ((view.eliminated ?? []).length > 0) {
-    list.push({ label: w.eliminated, value: view.eliminated.map((seat) => seatName(seat, view.players, lang)).join(", ") });
+    list.push({ label: w.eliminated, value: view.eliminated.map((seat) => seatName(seat, view.players, lang, view)).join(", ") });
   }
   return list;
 }

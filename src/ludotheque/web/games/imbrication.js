@@ -9,6 +9,10 @@
  * `prompt` says in words what the current step asks.
  * With the "memory" option, tiles not yet played are shown face down even when known.
  * Same interface as every module under `games/`.
+ *
+ * What the game is comes from the view: the tiles' names, motions and directions
+ * (`view.tile_table`), the counts of a game (`round_count`, `turns_per_round`,
+ * `opening_placements_per_round`); who made each move, from the game document (`movers`).
  */
 
 import { svg } from "../app/dom.js";
@@ -25,15 +29,6 @@ const FILES = "abcdefgh";
 const TILE = 62;
 const TILE_GAP = 8;
 const LINE_Y = PAD + 8 * C + 34;
-
-const TILE_NAMES = {
-  fr: { step: "Pas", dstep: "Pas diagonal", slide: "Glissade", dslide: "Glissade diagonale",
-    jump: "Prise courte", djump: "Prise courte diagonale", ljump: "Prise longue",
-    dljump: "Prise longue diagonale", blank: "Blanc" },
-  en: { step: "Step", dstep: "Diagonal step", slide: "Slide", dslide: "Diagonal slide",
-    jump: "Short capture", djump: "Diagonal short capture", ljump: "Long capture",
-    dljump: "Diagonal long capture", blank: "Blank" },
-};
 
 const WORDS = {
   fr: { seats: ["Clair", "Foncé"], piece: ["pion clair", "pion foncé"], empty: "case vide",
@@ -54,23 +49,16 @@ const WORDS = {
     againHint: "{tile}: capture again from {cell}, or stop here." },
 };
 const words = (lang) => WORDS[lang] || WORDS.en;
-const tileName = (tile, lang) => (TILE_NAMES[lang] || TILE_NAMES.en)[tile] ?? tile;
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A tile's name in `lang`, as the view's tile table gives it (the id when it lacks one). */
+function tileName(view, tile, lang) {
+  const facts = view.tile_table?.[tile];
+  return capitalised(facts?.[lang] ?? facts?.en ?? tile);
+}
 
 export function seatName(seat, players, lang) {
   return words(lang).seats[seat] ?? `#${seat + 1}`;
-}
-
-/**
- * Who made each move: turns alternate strictly, Light first; a tile action (`d4-d7`, `d4xf6`)
- * is the second move of the turn whose placement comes just before it.
- */
-export function movers(moves) {
-  const found = [];
-  moves.forEach((text, index) => {
-    const isAction = /[-x]/.test(text);
-    found.push(index === 0 ? 0 : isAction ? found[index - 1] : 1 - found[index - 1]);
-  });
-  return found;
 }
 
 /** The scores in words: each side's territory cells (every ending compares territory first). */
@@ -107,7 +95,7 @@ export function prompt(view, chosen, { complete = null, lang = "en" } = {}) {
   const w = words(lang);
   if (isPlacing(view)) return w.placeHint;
   if (view.phase !== "act") return null;
-  const tile = view.current_tile ? tileName(view.current_tile, lang) : "";
+  const tile = view.current_tile ? tileName(view, view.current_tile, lang) : "";
   if (chosen.length === 0) return fill(w.pickHint, { tile });
   const cell = cellOfToken(chosen.at(-1));
   return fill(complete ? w.againHint : w.landHint, { tile, cell });
@@ -135,7 +123,7 @@ function pending(view, tokens) {
 
 export function render(view, marks, lang) {
   const w = words(lang);
-  const width = Math.max(8 * C + 2 * PAD, 9 * TILE + 8 * TILE_GAP + 2 * PAD);
+  const width = Math.max(8 * C + 2 * PAD, lineWidth(view.line ?? []) + 2 * PAD);
   const root = boardRoot(width, LINE_Y + TILE + 44, w.board);
   const offset = (width - (8 * C + 2 * PAD)) / 2;
   const boardGroup = svg("g", { transform: `translate(${offset} 0)` });
@@ -215,14 +203,16 @@ function landingPaths(marks) {
   return group;
 }
 
+const lineWidth = (line) => line.length * (TILE + TILE_GAP) - TILE_GAP;
+
 function tileLine(view, memory, lang, width) {
   const w = words(lang);
   const group = svg("g", { class: "imb-line", role: "list", "aria-label": `${w.line} ${view.round}` });
   const line = view.line ?? [];
   const played = view.tiles_played ?? 0;
-  const left = (width - (9 * TILE + 8 * TILE_GAP)) / 2;
-  group.append(svg("text", { x: left, y: LINE_Y - 12, class: "caption" }, `${w.round} ${view.round ?? 1} / 5`));
-  for (let index = 0; index < 9; index += 1) {
+  const left = (width - lineWidth(line)) / 2;
+  group.append(svg("text", { x: left, y: LINE_Y - 12, class: "caption" }, `${w.round} ${view.round ?? 1} / ${view.round_count}`));
+  for (let index = 0; index < line.length; index += 1) {
     const isPending = view.current_tile && index === played - 1 && view.phase !== "place";
     const isPlayed = index < played && !isPending;
     // Memory mode: a tile not yet drawn is shown face down, as on the table.
@@ -232,16 +222,16 @@ function tileLine(view, memory, lang, width) {
     const tileGroup = svg("g", { class: `imb-tile ${state}`, role: "listitem" });
     tileGroup.append(svg("rect", { x, y: LINE_Y, width: TILE, height: TILE, rx: 8, class: tile ? "face" : "back" }));
     if (tile) {
-      tileGroup.append(tileIcon(tile, x + TILE / 2, LINE_Y + TILE / 2));
+      tileGroup.append(tileIcon(view.tile_table?.[tile], x + TILE / 2, LINE_Y + TILE / 2));
     } else {
       tileGroup.append(label(x + TILE / 2, LINE_Y + TILE / 2, "?", "imb-back-mark", 24));
     }
     // The name on two lines under the tile, so that long names never overlap their neighbours.
-    const [first, ...rest] = (tile ? shortName(tile, lang) : "").split(" ");
+    const [first, ...rest] = (tile ? shortName(view, tile, lang) : "").split(" ");
     tileGroup.append(label(x + TILE / 2, LINE_Y + TILE + 11, first, "imb-tile-name", 10));
     if (rest.length) tileGroup.append(label(x + TILE / 2, LINE_Y + TILE + 23, rest.join(" "), "imb-tile-name", 10));
     const status = isPending ? w.pending : isPlayed ? w.played : "";
-    const name = tile ? tileName(tile, lang) : w.unknown;
+    const name = tile ? tileName(view, tile, lang) : w.unknown;
     tileGroup.setAttribute("aria-label", `${index + 1}: ${name}${status ? ` (${status})` : ""}`);
     tileGroup.prepend(svg("title", {}, `${index + 1}: ${name}${status ? ` (${status})` : ""}`));
     group.append(tileGroup);
@@ -249,25 +239,30 @@ function tileLine(view, memory, lang, width) {
   return group;
 }
 
-function shortName(tile, lang) {
-  const full = tileName(tile, lang);
-  return full.replace("diagonale", "diag.").replace("Diagonal ", "Diag. ");
+/** The name under a tile: orthogonal is the plain case, so it goes unsaid; diagonal shortens. */
+function shortName(view, tile, lang) {
+  return capitalised(tileName(view, tile, lang)
+    .replace(/ orthogonale?\b|\borthogonal /i, "")
+    .replace(/\bdiagonale?\b/i, "diag."));
 }
 
-/** Arrows in the tile's directions; long ones for slides and long captures; a ring to jump over. */
-function tileIcon(tile, cx, cy) {
+/**
+ * Arrows in the tile's directions (`facts` from the view's tile table, directions as file and
+ * rank steps); long ones for slides and long captures; a ring to jump over; a circle when blank.
+ */
+function tileIcon(facts, cx, cy) {
   const group = svg("g", { class: "imb-icon", "aria-hidden": "true" });
-  if (tile === "blank") {
+  const directions = facts?.directions ?? [];
+  if (directions.length === 0) {
     group.append(svg("circle", { cx, cy, r: 12, class: "imb-blank" }));
     return group;
   }
-  const diagonal = tile.startsWith("d");
-  const long = tile.includes("slide") || tile.includes("ljump");
-  const capture = tile.includes("jump");
+  const long = facts.motion === "slide" || facts.motion === "long_capture";
+  const capture = facts.motion === "short_capture" || facts.motion === "long_capture";
   const length = long ? 25 : 15;
-  const directions = diagonal ? [[1, 1], [1, -1], [-1, 1], [-1, -1]] : [[1, 0], [-1, 0], [0, 1], [0, -1]];
-  for (const [dx, dy] of directions) {
-    const scale = diagonal ? Math.SQRT1_2 : 1;
+  for (const [file, rank] of directions) {
+    const [dx, dy] = [file, -rank];  // a rank up is up the page
+    const scale = 1 / Math.hypot(dx, dy);
     const ex = cx + dx * length * scale;
     const ey = cy + dy * length * scale;
     group.append(svg("line", { x1: cx, y1: cy, x2: ex, y2: ey, class: "imb-arrow" }));
@@ -288,12 +283,12 @@ function tileIcon(tile, cx, cy) {
 
 export function facts(view, lang, options = {}) {
   const w = words(lang);
-  const current = view.current_tile ? tileName(view.current_tile, lang) : w.none;
+  const current = view.current_tile ? tileName(view, view.current_tile, lang) : w.none;
   const list = [
-    { label: w.round, value: `${view.round ?? 1} / 5` },
+    { label: w.round, value: `${view.round ?? 1} / ${view.round_count}` },
     { label: w.tile, value: current },
-    { label: w.tiles, value: `${view.tiles_played ?? 0} / 9` },
-    { label: w.openings, value: `${view.opening_placements ?? 0} / 4` },
+    { label: w.tiles, value: `${view.tiles_played ?? 0} / ${view.turns_per_round}` },
+    { label: w.openings, value: `${view.opening_placements ?? 0} / ${view.opening_placements_per_round}` },
     { label: w.territories, value: (view.scores ?? [0, 0]).map((score, seat) => `${w.seats[seat]} ${score}`).join(" · ") },
     { label: w.pieces, value: (view.pieces ?? [0, 0]).map((count, seat) => `${w.seats[seat]} ${count}`).join(" · ") },
   ];

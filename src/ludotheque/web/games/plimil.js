@@ -7,8 +7,9 @@
  *
  * Clicks: a block, its landing cell, then the capture (a click on the captured block) or the
  * rotation (a button). The setup is chosen stem by stem and ball by ball with buttons, or at
- * random. Only the document's `view` is drawn: nothing the reader may not know.
- * Same interface as every module under `games/`.
+ * random. Only the document's `view` is drawn: nothing the reader may not know, and no rule
+ * of the game copied here (the view names each cell's zone, where its window is, the draw's
+ * limit). Same interface as every module under `games/`.
  */
 
 import { svg } from "../app/dom.js";
@@ -25,13 +26,11 @@ const COLOURS = { B: "#0072B2", R: "#D55E00", N: "#F0E442" };
 const TEXT_ON = { B: "#ffffff", R: "#ffffff", N: "#2b2118" };
 const SLOT_NAMES = ["bottom", "middle", "top"];
 
-// Zones of the table at rotation 0 (rules: "Board"), for the shading of the cells.
-const ZONES = {
-  blue: "d1 e1 c2 d2 e2 f2 d3 e3", red: "d8 e8 c7 d7 e7 f7 d6 e6",
-  blueDiagonal: "b2 g2 c3 f3", redDiagonal: "b7 g7 c6 f6",
-  west: "a4 a5 b3 b4 b5 b6 c4 c5", east: "h4 h5 g3 g4 g5 g6 f4 f5", centre: "d4 e4 d5 e5",
+// The shading of each zone the view names (`board[i].zone`): its class in the style sheet.
+const ZONE_CLASS = {
+  blue_wedge: "blue", red_wedge: "red", blue_diagonal: "blueDiagonal", red_diagonal: "redDiagonal",
+  west_wedge: "west", east_wedge: "east", centre: "centre",
 };
-const ZONE_OF = new Map(Object.entries(ZONES).flatMap(([zone, cells]) => cells.split(" ").map((cell) => [cell, zone])));
 
 const WORDS = {
   fr: {
@@ -61,25 +60,6 @@ export function seatName(seat, players, lang) {
 
 export function seatBadge(seat) {
   return ["B", "R"][seat] ?? String(seat + 1);
-}
-
-const isSetupMove = (text) => text.startsWith("stems") || text.startsWith("block");
-
-/**
- * Who made each move: Blue's setup moves, then Red's (each starts with its `stems` move), then
- * play moves alternating, Blue first.
- */
-export function movers(moves) {
-  let stems = 0;
-  let played = 0;
-  return moves.map((text) => {
-    if (isSetupMove(text)) {
-      if (text.startsWith("stems")) stems += 1;
-      return stems <= 1 ? 0 : 1;
-    }
-    played += 1;
-    return (played - 1) % 2;
-  });
 }
 
 /** The scores in words: how many blocks show each player's colour. */
@@ -145,15 +125,6 @@ function pendingSetup(view, tokens) {
   return { stems, balls, cell: view.setup?.cell ?? null };
 }
 
-function rotateBack(cell, quarterTurns) {
-  // The zone a table cell shows after `quarterTurns` clockwise turns: undo them one by one.
-  let x = FILES.indexOf(cell[0]);
-  let y = Number(cell[1]) - 1;
-  const turns = ((quarterTurns % 4) + 4) % 4;
-  for (let i = 0; i < turns; i += 1) [x, y] = [7 - y, x];
-  return `${FILES[x]}${y + 1}`;
-}
-
 export function render(view, marks, lang) {
   const w = words(lang);
   const size = 8 * C + 2 * PAD;
@@ -173,7 +144,7 @@ function cellElement(view, entry, setup, marks, w) {
   const x = PAD + FILES.indexOf(name[0]) * C;
   const y = PAD + (8 - Number(name[1])) * C;
   const group = svg("g", {});
-  const zone = ZONE_OF.get(rotateBack(name, view.rotation ?? 0)) ?? "none";
+  const zone = ZONE_CLASS[entry.zone] ?? "none";
   group.append(svg("rect", { x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 10, class: `plimil-cell zone-${zone}` }));
   const block = entry.block;
   const memory = marks.memory;
@@ -185,12 +156,12 @@ function cellElement(view, entry, setup, marks, w) {
   if (block) {
     const balls = setup.cell === name && setup.balls ? setup.balls : block.balls;
     group.append(blockShape(x, y, block, w));
-    if (!memory) group.append(ballColumn(x, y, balls, entry.stem));
+    if (!memory) group.append(ballColumn(x, y, balls, entry.window));
     text += `${w.block} ${w.colours[block.colour]} (${block.colour}) ${w.of} ${w.seats[block.owner]}`;
     if (block.flips) text += `, ${w.flips} ${block.flips}×`;
     if (!memory) text += `; ${w.balls}: ${balls.map((ball) => ball ?? "?").join(" ")}`;
   } else if (setup.cell === name && setup.balls) {
-    group.append(ballColumn(x, y, setup.balls, entry.stem));
+    group.append(ballColumn(x, y, setup.balls, entry.window));
     text += w.empty;
   } else {
     text += w.empty;
@@ -224,15 +195,15 @@ function blockShape(x, y, block, w) {
   return group;
 }
 
-function ballColumn(x, y, balls, stem) {
+/** The balls bottom to top, the one in the window (`windowSlot`: its slot, or null) framed. */
+function ballColumn(x, y, balls, windowSlot) {
   const group = svg("g", { class: "plimil-balls", "aria-hidden": "true" });
-  const window = stem === "T" ? 0 : stem === "S" ? 1 : -1;
   // Top slot drawn highest.
   [2, 1, 0].forEach((slot, row) => {
     const ball = balls[slot];
     const cx = x + 52;
     const cy = y + 12 + row * 14;
-    group.append(svg("circle", { cx, cy, r: 6, fill: ball ? COLOURS[ball] : "#ffffff", class: `ball${slot === window ? " window" : ""}${ball ? "" : " unknown"}` }));
+    group.append(svg("circle", { cx, cy, r: 6, fill: ball ? COLOURS[ball] : "#ffffff", class: `ball${slot === windowSlot ? " window" : ""}${ball ? "" : " unknown"}` }));
     group.append(label(cx, cy + 0.5, ball ?? "?", "ball-letter", 8));
     group.lastChild.setAttribute("style", `fill:${ball ? TEXT_ON[ball] : "#6f6354"}`);
   });
@@ -248,7 +219,7 @@ export function facts(view, lang) {
   const counts = view.counts ?? {};
   const list = [
     { label: w.counts, value: `${counts.blue ?? 0} · ${counts.red ?? 0} · ${counts.neutral ?? 0}` },
-    { label: w.quiet, value: `${view.draw?.quiet_plies ?? 0} / 100` },
+    { label: w.quiet, value: `${view.draw?.quiet_plies ?? 0} / ${view.quiet_limit}` },
     { label: w.repetitions, value: String(view.draw?.repetitions ?? 1) },
     { label: w.rotation, value: String(view.rotation ?? 0) },
   ];

@@ -5,6 +5,10 @@
  * Clicks: an empty available cell places a ball; an own free ball, then a higher cell, raises
  * it; after a square (or a line) the balls to take back. Every module under `games/` exports
  * the same interface: `id`, `seatName`, `paths`, `keyOf`, `labelOf`, `render`, `facts`.
+ *
+ * The rules stay on the server: the view names the cells of each level (`levels`), the free and
+ * available ones, and the balls that may be taken back first after each square (`first_removals`);
+ * this module only reads a cell's level, file and rank from its name to place it on the drawing.
  */
 
 import { svg } from "../app/dom.js";
@@ -12,16 +16,15 @@ import { boardRoot, cellOfToken, label, mark, ring } from "../app/boardkit.js";
 
 export const id = "pylos";
 
-const SIZES = [4, 3, 2, 1];
-const FILES = "abcd";
+const BASE = 4; // balls along a side of the plate: the drawing's scale
 const D = 64; // diameter of a ball in the main view
 const PAD = 18;
 const LEFT = 22; // room for the rank numbers, left of the plate
-const MAIN = 4 * D + 2 * PAD;
+const MAIN = BASE * D + 2 * PAD;
 const FILES_Y = MAIN + 12; // the file letters, under the plate
 const SMALL = 20;
 const SIDE_X = LEFT + MAIN + 24;
-const WIDTH = SIDE_X + 4 * SMALL + 26;
+const WIDTH = SIDE_X + BASE * SMALL + 26;
 const RESERVES_Y = MAIN + 36;
 const HEIGHT = RESERVES_Y + 62;
 
@@ -48,11 +51,6 @@ export function seatName(seat, players, lang) {
   return words(lang).seats[seat] ?? `#${seat + 1}`;
 }
 
-/** Who made each move: the players alternate, Light first (a square's take-backs are part of the move). */
-export function movers(moves) {
-  return moves.map((_, index) => index % 2);
-}
-
 /** What the current step asks, in words: after a square, to take back one or two balls. */
 export function prompt(view, chosen, { next = [], lang = "en" } = {}) {
   const w = words(lang);
@@ -63,25 +61,19 @@ export function prompt(view, chosen, { next = [], lang = "en" } = {}) {
   return chosen.length === 0 ? w.start : null;
 }
 
-function order(cell) {
-  // Cell order of the rules file: level, then rank, then file.
-  return [Number(cell[0]), Number(cell.slice(2)), FILES.indexOf(cell[1])];
-}
-
-function before(a, b) {
-  const [x, y] = [order(a), order(b)];
-  for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return x[i] < y[i];
-  return false;
-}
-
-/** `1a1-2b2x1d1x1c1` -> `[["1a1", "-2b2", "x1c1"... ]]`, with both orders of a removal pair. */
-export function paths(text) {
+/**
+ * `1a1-2b2x1c1x1d1` -> `[["1a1", "-2b2", "x1c1", "x1d1"], ["1a1", "-2b2", "x1d1", "x1c1"]]`: the
+ * clicks of the listed move, then, for a pair of removals, the other order when the view says
+ * its second ball may be taken back first (else only the listed order works). Either order
+ * plays the listed move.
+ */
+export function paths(text, view = null) {
   const [head, ...removals] = text.split("x");
   const base = head.split("-").map((cell, i) => (i === 0 ? cell : `-${cell}`));
   const tokens = removals.map((cell) => `x${cell}`);
   const found = [[...base, ...tokens]];
-  // legal_moves lists a pair in cell order when both orders work (rules: "Notation").
-  if (removals.length === 2 && before(removals[0], removals[1])) {
+  const firsts = view?.first_removals?.[head] ?? [];
+  if (removals.length === 2 && firsts.includes(removals[1])) {
     found.push([...base, tokens[1], tokens[0]]);
   }
   return found;
@@ -98,25 +90,14 @@ export function labelOf(token, lang) {
   return token;
 }
 
+/** Where a cell is drawn, from its name: level, file letter, rank (`2b3`: level 2, file 1, rank 2 from 0). */
 function position(cell) {
   const level = Number(cell[0]);
-  const file = FILES.indexOf(cell[1]);
+  const file = cell.charCodeAt(1) - "a".charCodeAt(0);
   const rank = Number(cell.slice(2)) - 1;
   const shift = (level - 1) / 2;
-  return { level, x: LEFT + PAD + (file + shift + 0.5) * D, y: PAD + (4 - (rank + shift) - 0.5) * D };
+  return { level, x: LEFT + PAD + (file + shift + 0.5) * D, y: PAD + (BASE - (rank + shift) - 0.5) * D };
 }
-
-function allCells() {
-  const cells = [];
-  SIZES.forEach((size, index) => {
-    for (let rank = 1; rank <= size; rank += 1) {
-      for (let file = 0; file < size; file += 1) cells.push(`${index + 1}${FILES[file]}${rank}`);
-    }
-  });
-  return cells;
-}
-
-const CELLS = allCells();
 
 /** The board as the chosen tokens would leave it (the ball being placed or raised shown). */
 function pendingCells(view, tokens) {
@@ -164,13 +145,13 @@ export function render(view, marks, lang) {
   const root = boardRoot(WIDTH, HEIGHT, w.board);
   root.append(defs());
   root.append(svg("rect", { x: LEFT + 2, y: 2, width: MAIN - 4, height: MAIN - 4, rx: 18, class: "pylos-plate" }));
-  root.append(coordinates());
+  root.append(coordinates(view.levels[0]));
   const cells = pendingCells(view, marks.tokens);
   const available = new Set(view.available);
   const free = new Set(view.free);
   const pending = new Set(marks.tokens.map(cellOfToken));
 
-  for (const cell of CELLS) {
+  for (const cell of view.levels.flat()) {
     const { level, x, y } = position(cell);
     const owner = cells[cell];
     const isKey = marks.targets.has(cell) || marks.chosenKeys.has(cell);
@@ -189,35 +170,39 @@ export function render(view, marks, lang) {
     if (extra) group.append(extra);
     root.append(mark(group, cell, cellLabel(cell, owner, free.has(cell), w), marks));
   }
-  root.append(explodedLevels(cells, marks, w));
+  root.append(explodedLevels(view.levels, cells, marks, w));
   root.append(reserves(view, w));
   return root;
 }
 
-/** Files a–d under the plate and ranks 1–4 beside it, at the level-1 cells (the notation's). */
-function coordinates() {
+/** A level's side, in cells: its cells come rank by rank (the view's cell order). */
+const sideOf = (level) => Math.round(Math.sqrt(level.length));
+
+/** The files under the plate and the ranks beside it, at the level-1 cells (the notation's). */
+function coordinates(base) {
   const group = svg("g", { class: "coords", "aria-hidden": "true" });
-  for (let i = 0; i < 4; i += 1) {
-    const { x } = position(`1${FILES[i]}1`);
-    const { y } = position(`1a${i + 1}`);
-    group.append(label(x, FILES_Y, FILES[i], "coord", 13), label(LEFT / 2, y, String(i + 1), "coord", 13));
+  const size = sideOf(base);
+  for (let i = 0; i < size; i += 1) {
+    const [bottom, left] = [base[i], base[i * size]]; // rank 1 of file i, file a of rank i
+    group.append(label(position(bottom).x, FILES_Y, bottom[1], "coord", 13),
+      label(LEFT / 2, position(left).y, left.slice(2), "coord", 13));
   }
   return group;
 }
 
-function explodedLevels(cells, marks, w) {
+function explodedLevels(levels, cells, marks, w) {
   const group = svg("g", { class: "pylos-levels" });
   let top = 8;
-  SIZES.forEach((size, index) => {
-    const level = index + 1;
-    group.append(label(SIDE_X + 2 * SMALL, top + 6, `${w.level} ${level}`, "small-caption", 11));
+  levels.forEach((level, index) => {
+    const size = sideOf(level);
+    group.append(label(SIDE_X + 2 * SMALL, top + 6, `${w.level} ${index + 1}`, "small-caption", 11));
     top += 16;
-    const left = SIDE_X + ((4 - size) * SMALL) / 2;
-    for (let rank = size; rank >= 1; rank -= 1) {
+    const left = SIDE_X + ((BASE - size) * SMALL) / 2;
+    for (let rank = size - 1; rank >= 0; rank -= 1) {
       for (let file = 0; file < size; file += 1) {
-        const cell = `${level}${FILES[file]}${rank}`;
+        const cell = level[rank * size + file];
         const x = left + file * SMALL + SMALL / 2;
-        const y = top + (size - rank) * SMALL + SMALL / 2;
+        const y = top + (size - 1 - rank) * SMALL + SMALL / 2;
         const owner = cells[cell];
         const dot = svg("g", {});
         dot.append(svg("circle", { cx: x, cy: y, r: SMALL * 0.42,
@@ -242,7 +227,9 @@ function reserves(view, w) {
     const y = RESERVES_Y + seat * 26;
     group.append(svg("text", { x: LEFT + PAD, y: y + 4, class: "caption", "dominant-baseline": "middle" },
       `${w.seats[seat]} — ${w.reserve} ${count}`));
-    for (let i = 0; i < 15; i += 1) {
+    // Each side's balls: those in reserve, then those on the board.
+    const total = count + Object.values(view.cells).filter((owner) => owner === seat).length;
+    for (let i = 0; i < total; i += 1) {
       group.append(svg("circle", { cx: LEFT + PAD + 150 + i * 14, cy: y + 3, r: 5.5,
         class: i < count ? (seat === 0 ? "pylos-light" : "pylos-dark") : "pylos-mini-empty" }));
     }
