@@ -46,8 +46,8 @@ def main() -> None:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="ludotheque-numba-")
 
     # Imported here: NUMBA_CACHE_DIR must be set before Numba is.
-    from ludotheque.games.pylos import kernel
-    from ludotheque.games.pylos.rules import PylosGame
+    from ludotheque.engines.pylos import kernel
+    from ludotheque.engines.pylos.rules import PylosGame
 
     if not kernel.AVAILABLE:
         raise SystemExit("the Pylos kernel is unavailable here (numba is not installed)")

@@ -8,9 +8,6 @@
 16
 """
 
-# The package of games is imported before the function ``games`` is bound below, so that
-# ``ludotheque.games`` stays the function of the public contract.
-from . import games as _games_package  # noqa: F401
 from .core import (
     Game,
     IllegalMoveError,

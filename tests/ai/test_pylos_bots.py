@@ -11,8 +11,8 @@ import pytest
 import ludotheque
 from ludotheque import ai
 from ludotheque.core import State
-from ludotheque.games.pylos import PylosState
-from ludotheque.games.pylos.evaluate import evaluate
+from ludotheque.engines.pylos import PylosState
+from ludotheque.engines.pylos.evaluate import evaluate
 
 from .conftest import played_states
 

@@ -20,8 +20,8 @@ import pytest
 
 import ludotheque
 from ludotheque.core import IllegalMoveError, InvalidMoveError
-from ludotheque.games.expion import GAME, ExpionGame, ExpionState, Move
-from ludotheque.games.expion.board import (
+from ludotheque.engines.expion import GAME, ExpionGame, ExpionState, Move
+from ludotheque.engines.expion.board import (
     CAMP_CELLS,
     CELLS,
     FORWARD,
@@ -30,8 +30,8 @@ from ludotheque.games.expion.board import (
     NAMES,
     SPECIAL_CELLS,
 )
-from ludotheque.games.expion.evaluate import evaluate
-from ludotheque.games.expion.rules import QUIET_LIMIT
+from ludotheque.engines.expion.evaluate import evaluate
+from ludotheque.engines.expion.rules import QUIET_LIMIT
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "expion"
 KNOWN: dict[str, Any] = json.loads((DATA / "positions.json").read_text(encoding="utf-8"))
@@ -691,8 +691,8 @@ def test_views_read_positions_through_a_read_only_interface() -> None:
     import ast
     import inspect
 
-    from ludotheque.games.expion import evaluate as evaluate_module
-    from ludotheque.games.expion import view as view_module
+    from ludotheque.engines.expion import evaluate as evaluate_module
+    from ludotheque.engines.expion import view as view_module
 
     tree = ast.parse(inspect.getsource(view_module))
     imported = {

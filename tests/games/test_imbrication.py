@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 import ludotheque
 from ludotheque.core import IllegalMoveError, InvalidMoveError
-from ludotheque.games.imbrication import ImbricationGame, ImbricationState, Move
-from ludotheque.games.imbrication.board import (
+from ludotheque.engines.imbrication import ImbricationGame, ImbricationState, Move
+from ludotheque.engines.imbrication.board import (
     BIT,
     DIRECTIONS,
     FLANKS,
@@ -699,7 +699,7 @@ def test_actions_are_listed_by_start_cell_in_board_order() -> None:
 
 
 # -- the package's shape -------------------------------------------------------------------------------------
-PACKAGE = Path(ludotheque.__file__).parent / "games" / "imbrication"
+PACKAGE = Path(ludotheque.__file__).parent / "engines" / "imbrication"
 
 
 def test_the_view_imports_nothing_from_the_rules() -> None:

@@ -10,9 +10,9 @@ from rich.console import Console
 
 import ludotheque
 from ludotheque.cli.boards import board_module
-from ludotheque.games.imbrication import ImbricationState
-from ludotheque.games.imbrication.board import TILE_TABLE
-from ludotheque.games.imbrication.evaluate import evaluate
+from ludotheque.engines.imbrication import ImbricationState
+from ludotheque.engines.imbrication.board import TILE_TABLE
+from ludotheque.engines.imbrication.evaluate import evaluate
 
 GAME = ludotheque.load("imbrication")
 POSITIONS = json.loads(

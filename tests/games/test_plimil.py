@@ -18,8 +18,8 @@ import pytest
 
 import ludotheque
 from ludotheque.core import IllegalMoveError, InvalidMoveError
-from ludotheque.games.plimil import Move, PlimilState
-from ludotheque.games.plimil.board import (
+from ludotheque.engines.plimil import Move, PlimilState
+from ludotheque.engines.plimil.board import (
     CCW,
     CELLS,
     CW,

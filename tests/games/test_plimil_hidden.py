@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ludotheque
-from ludotheque.games.plimil import PlimilState
+from ludotheque.engines.plimil import PlimilState
 
 GAMES = [ludotheque.load("plimil"), ludotheque.load("plimil", variant="setup10")]
 

@@ -14,8 +14,8 @@ import pytest
 
 import ludotheque
 from ludotheque.core import IllegalMoveError, InvalidMoveError
-from ludotheque.games.pylos.board import INDEX, LEVEL, NAMES
-from ludotheque.games.pylos.rules import PylosGame, PylosState
+from ludotheque.engines.pylos.board import INDEX, LEVEL, NAMES
+from ludotheque.engines.pylos.rules import PylosGame, PylosState
 
 DATA = Path(__file__).parent.parent / "data" / "pylos"
 POSITIONS: dict[str, dict[str, Any]] = json.loads((DATA / "positions.json").read_text())["positions"]

@@ -15,9 +15,9 @@ import pytest
 
 import ludotheque
 from ludotheque.core import IllegalMoveError
-from ludotheque.games.pylos import view as view_module
-from ludotheque.games.pylos.board import NAMES
-from ludotheque.games.pylos.rules import VARIANTS, PylosGame, PylosState
+from ludotheque.engines.pylos import view as view_module
+from ludotheque.engines.pylos.board import NAMES
+from ludotheque.engines.pylos.rules import VARIANTS, PylosGame, PylosState
 
 from .test_pylos import known
 

@@ -1,4 +1,4 @@
-"""The rules pages (``games/<id>/RULES.md``): both languages, and what issue 19 asked them to say."""
+"""The rules pages (``engines/<id>/RULES.md``): both languages, and what issue 19 asked them to say."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import ludotheque
 
 
 def sections(game_id: str) -> tuple[str, str]:
-    text = resources.files(f"ludotheque.games.{game_id}").joinpath("RULES.md").read_text("utf-8")
+    text = resources.files(f"ludotheque.engines.{game_id}").joinpath("RULES.md").read_text("utf-8")
     assert text.count("## Français") == 1 and text.count("## English") == 1
     french, english = text.split("## English")
     return french, english

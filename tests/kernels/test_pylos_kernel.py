@@ -13,9 +13,9 @@ import sys
 import numpy as np
 import pytest
 
-from ludotheque.games.pylos import kernel
-from ludotheque.games.pylos.board import ALL, LEVEL_MASK, available, covered
-from ludotheque.games.pylos.rules import VARIANTS, PylosGame, PylosState
+from ludotheque.engines.pylos import kernel
+from ludotheque.engines.pylos.board import ALL, LEVEL_MASK, available, covered
+from ludotheque.engines.pylos.rules import VARIANTS, PylosGame, PylosState
 
 needs_numba = pytest.mark.skipif(not kernel.AVAILABLE, reason="numba is not installed")
 
@@ -180,7 +180,7 @@ def test_play_refuses_an_illegal_move() -> None:
 def test_without_numba_the_module_imports_and_says_so() -> None:
     code = (
         "import sys; sys.modules['numba'] = None\n"
-        "from ludotheque.games.pylos import kernel, PylosGame\n"
+        "from ludotheque.engines.pylos import kernel, PylosGame\n"
         "assert not kernel.AVAILABLE\n"
         "assert kernel.move_text(kernel.move_code('1a1-2b2x1d1')) == '1a1-2b2x1d1'\n"
         "try:\n    kernel.playouts(PylosGame().new_state(), 1)\n"

@@ -1,6 +1,6 @@
 """Evaluators, found by game id, and the keys that identify positions during a search.
 
-Each game declares its evaluator, ``games/<id>/evaluate.py``'s ``evaluate(state, player)``
+Each game declares its evaluator, ``engines/<id>/evaluate.py``'s ``evaluate(state, player)``
 (DESIGN.md), in its ``GameInfo``: bots find it through the registry and never import a game.
 
 >>> import ludotheque
@@ -35,7 +35,7 @@ def evaluator_for(game: Game) -> Evaluator:
     """The game's own evaluator; raises ``ValueError`` when the game declares none."""
     evaluate = game.info.evaluator
     if evaluate is None:
-        raise ValueError(f"{game.id}: no evaluator (GameInfo.evaluator, games/{game.id}/evaluate.py)")
+        raise ValueError(f"{game.id}: no evaluator (GameInfo.evaluator, engines/{game.id}/evaluate.py)")
     return evaluate
 
 

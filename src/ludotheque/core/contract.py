@@ -120,7 +120,7 @@ class GameInfo:
     # Bot levels tuned for this game: players -> level -> spec (``0``: every player count); the
     # levels of the game's kind serve where it declares none.
     levels: Mapping[int, Mapping[str, LevelSpec]] = field(default_factory=dict, repr=False)
-    # The static evaluator for bots (``games/<id>/evaluate.py``), and its optional detector of
+    # The static evaluator for bots (``engines/<id>/evaluate.py``), and its optional detector of
     # an immediate gain a careful opponent would have prevented (Pylos: a square to close).
     evaluator: Evaluator | None = field(default=None, repr=False)
     gain_detector: Callable[[State], bool] | None = field(default=None, repr=False)

@@ -1,6 +1,6 @@
 """The registry of games, built from each game package's ``GAME`` declaration.
 
-A package under ``ludotheque.games`` that exports ``GAME`` (a :class:`GameInfo`) is registered
+A package under ``ludotheque.engines`` that exports ``GAME`` (a :class:`GameInfo`) is registered
 by itself: no list to edit when a game is added. An installed distribution adds a game through the
 ``ludotheque.games`` entry-point group, naming its package (or its ``GameInfo``)::
 
@@ -38,12 +38,11 @@ def _infos() -> dict[str, GameInfo]:
 
 
 def _builtin_infos() -> list[GameInfo]:
-    # Imported by name: the attribute ``ludotheque.games`` is the function, not this package.
-    games_package = importlib.import_module("ludotheque.games")
+    engines = importlib.import_module("ludotheque.engines")
     infos = []
-    for module in pkgutil.iter_modules(games_package.__path__):
+    for module in pkgutil.iter_modules(engines.__path__):
         if module.ispkg:
-            info = _declared(importlib.import_module(f"{games_package.__name__}.{module.name}"))
+            info = _declared(importlib.import_module(f"{engines.__name__}.{module.name}"))
             if info is not None:
                 infos.append(info)
     return infos

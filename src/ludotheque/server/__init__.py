@@ -1,6 +1,6 @@
 """The web server: JSON HTTP API, one WebSocket per game, persistence, clocks and bots.
 
-Transport only: every rule lives in ``ludotheque.games``; every message to a client is built
+Transport only: every rule lives in ``ludotheque.engines``; every message to a client is built
 from ``view(player)`` or ``view(None)``.
 
 >>> from ludotheque.server.config import database_url
