@@ -26,30 +26,29 @@ Move.from_text('2a1x1a1x1b1')
 
 from __future__ import annotations
 
-import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from ...core.contract import Result
+from ..compiled import AVAILABLE as AVAILABLE  # whether the kernel runs here (Numba imports)
+from ..compiled import (
+    Array,
+    compiled,
+    count,
+    lowest,
+    require,
+    rng_below,
+    seen_pop,
+    seen_push,
+)
+from ..compiled import seen_table as compiled_seen_table
 from .board import ABOVE, BALLS_PER_PLAYER, CELL_COUNT, HIGHER, LEVEL_MASK, SUPPORTS, TOP
 from .notation import RESERVE, Move
 from .rules import VARIANTS, PylosGame, PylosState
-
-try:  # Numba is optional (and has no type information): imported by name.
-    numba: Any = importlib.import_module("numba")
-except ImportError:  # pragma: no cover - numba is installed wherever the tests run
-    numba = None
-
-AVAILABLE: bool = numba is not None
-"""Whether the kernel can run here (Numba imports); when false, use the plain engine."""
-
-Array = npt.NDArray[Any]
-F = TypeVar("F", bound=Callable[..., Any])
 
 # -- constants -------------------------------------------------------------------------------------
 NO_CELL = 31
@@ -101,60 +100,8 @@ def _figure_tables() -> tuple[Array, Array]:
 
 _FIGURES, _FIGURE_COUNT = _figure_tables()
 
-# splitmix64 (Steele, Lea, Flood 2014): the kernel's random numbers, a pure function of the seed.
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
-
-
-def _kernel(function: F) -> F:
-    """Compile ``function`` with Numba on its first call (cached on disk; the compiled code
-    releases the GIL, so threads may run kernels side by side); unchanged without Numba."""
-    if numba is None:  # pragma: no cover
-        return function
-    return cast(F, numba.njit(cache=True, nogil=True)(function))
-
-
-def _bit_intrinsics() -> tuple[Callable[[int], int], Callable[[int], int]]:
-    """The processor's count-trailing-zeros and population-count, for compiled code."""
-    ir = importlib.import_module("llvmlite.ir")
-    types = importlib.import_module("numba.core.types")
-    intrinsic = importlib.import_module("numba.extending").intrinsic
-
-    def lowest(typingctx: Any, mask: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-        return types.int64(types.int64), codegen
-
-    def count(typingctx: Any, mask: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return builder.ctpop(args[0])
-
-        return types.int64(types.int64), codegen
-
-    return cast(Callable[[int], int], intrinsic(lowest)), cast(Callable[[int], int], intrinsic(count))
-
-
-def _lowest_python(mask: int) -> int:  # pragma: no cover - used only without Numba
-    return (mask & -mask).bit_length() - 1
-
-
-def _count_python(mask: int) -> int:  # pragma: no cover - used only without Numba
-    return mask.bit_count()
-
-
-_lowest: Callable[[int], int]
-_count: Callable[[int], int]
-if numba is not None:
-    _lowest, _count = _bit_intrinsics()
-else:  # pragma: no cover
-    _lowest, _count = _lowest_python, _count_python
-
-
 # -- geometry --------------------------------------------------------------------------------------
-@_kernel
+@compiled
 def available(occupied: int) -> int:
     """Empty cells on level 1 or resting on four occupied cells (``board.available``)."""
     # Shifts on each level's grid (bit rank * size + file): by 1 the next file, by size the next
@@ -170,7 +117,7 @@ def available(occupied: int) -> int:
     return (_LEVEL1 | on2 | on3 | on4) & ~occupied
 
 
-@_kernel
+@compiled
 def covered(occupied: int) -> int:
     """Cells that some occupied cell rests on: their balls are not free (``board.covered``)."""
     level2 = occupied >> 16 & 0x1FF
@@ -183,7 +130,7 @@ def covered(occupied: int) -> int:
     return under2 | under3 | under4
 
 
-@_kernel
+@compiled
 def _completes(variant: int, cell: int, own: int) -> bool:
     for k in range(_FIGURE_COUNT[variant, cell]):
         figure = _FIGURES[variant, cell, k]
@@ -193,7 +140,7 @@ def _completes(variant: int, cell: int, own: int) -> bool:
 
 
 # -- moves -----------------------------------------------------------------------------------------
-@_kernel
+@compiled
 def _emit(moves: Array, n: int, move: int) -> int:
     if n >= moves.shape[0]:
         raise IndexError("pylos kernel: move buffer full")
@@ -201,7 +148,7 @@ def _emit(moves: Array, n: int, move: int) -> int:
     return n + 1
 
 
-@_kernel
+@compiled
 def _with_removals(head: int, own: int, occupied: int, moves: Array, n: int) -> int:
     """The removal variants of a turn that completed a figure (``rules._with_removals``): one or
     two own free balls, the second possibly freed by the first; a pair that works in both orders
@@ -209,7 +156,7 @@ def _with_removals(head: int, own: int, occupied: int, moves: Array, n: int) -> 
     free = own & ~covered(occupied)
     firsts = free
     while firsts:
-        first = _lowest(firsts)
+        first = lowest(firsts)
         firsts &= firsts - 1
         n = _emit(moves, n, head | first << 10 | _SECOND_EMPTY)
         rest = occupied & ~(1 << first)
@@ -217,20 +164,20 @@ def _with_removals(head: int, own: int, occupied: int, moves: Array, n: int) -> 
         # Only the balls ``first`` rested on can become free by its removal.
         under = _SUPPORTS[first] & own
         while under:
-            cell = _lowest(under)
+            cell = lowest(under)
             under &= under - 1
             if _ABOVE[cell] & rest == 0:
                 free_after |= 1 << cell
         seconds = free_after
         while seconds:
-            second = _lowest(seconds)
+            second = lowest(seconds)
             seconds &= seconds - 1
             if second > first or not free >> second & 1:
                 n = _emit(moves, n, head | first << 10 | second << 15)
     return n
 
 
-@_kernel
+@compiled
 def generate(light: int, dark: int, mover: int, variant: int, moves: Array) -> int:
     """Write the legal moves of the position into ``moves`` (int32, from index 0) in the rules'
     canonical order and return how many; the position must not be over."""
@@ -240,7 +187,7 @@ def generate(light: int, dark: int, mover: int, variant: int, moves: Array) -> i
     n = 0
     targets = open_cells
     while targets:
-        target = _lowest(targets)
+        target = lowest(targets)
         targets &= targets - 1
         after = own | 1 << target
         head = target | NO_CELL << 5
@@ -250,12 +197,12 @@ def generate(light: int, dark: int, mover: int, variant: int, moves: Array) -> i
             n = _emit(moves, n, head | _NO_REMOVALS)
     sources = own & ~covered(occupied)
     while sources:
-        source = _lowest(sources)
+        source = lowest(sources)
         sources &= sources - 1
         # Not onto a cell it supports: the destination must stay available without it.
         targets = open_cells & _HIGHER[source] & ~_ABOVE[source]
         while targets:
-            target = _lowest(targets)
+            target = lowest(targets)
             targets &= targets - 1
             after = own & ~(1 << source) | 1 << target
             head = target | source << 5
@@ -266,7 +213,7 @@ def generate(light: int, dark: int, mover: int, variant: int, moves: Array) -> i
     return n
 
 
-@_kernel
+@compiled
 def apply(light: int, dark: int, mover: int, move: int) -> tuple[int, int]:
     """The two masks after ``mover`` plays ``move`` (not checked: a move ``generate`` gave)."""
     own = dark if mover else light
@@ -279,91 +226,27 @@ def apply(light: int, dark: int, mover: int, move: int) -> tuple[int, int]:
     return own, dark
 
 
-@_kernel
+@compiled
 def position_key(light: int, dark: int, mover: int) -> int:
     """The key of a position for the repetition count (the plain engine's ``_key``)."""
     return light | dark << _KEY_SHIFT | mover << (2 * _KEY_SHIFT)
 
 
-@_kernel
+@compiled
 def outcome(light: int, dark: int, mover: int, move: int, occurrences: int) -> int:
     """How the game stands after ``mover`` played ``move``, reaching a position now seen
     ``occurrences`` times: ``ONGOING``, or why it ended, tested in the rules' order."""
     if move & 31 == TOP:
         return TOP_PLACED
-    if _count(light if mover else dark) == BALLS_PER_PLAYER:
+    if count(light if mover else dark) == BALLS_PER_PLAYER:
         return EMPTY_RESERVE
     if occurrences >= 3:
         return REPETITION
     return ONGOING
 
 
-# -- positions seen: an open-addressing hash table of keys, pushed and popped in stack order --------
-@_kernel
-def _slot_of(key: int, mask: int) -> int:
-    return int((np.uint64(key) * _GOLDEN) >> _S32) & mask
-
-
-@_kernel
-def seen_push(keys: Array, counts: Array, key: int) -> int:
-    """Count one more occurrence of ``key``; return its slot (``counts[slot]``: occurrences).
-
-    ``keys`` (int64, ``-1`` when empty) and ``counts`` (int64) have a power-of-two length and must
-    stay at most half full. Pops must undo pushes in reverse order (a playout, a search):
-    then removing keys never breaks a probe sequence."""
-    mask = keys.shape[0] - 1
-    slot = _slot_of(key, mask)
-    while True:
-        found = keys[slot]
-        if found == key:
-            counts[slot] += 1
-            return slot
-        if found == -1:
-            keys[slot] = key
-            counts[slot] = 1
-            return slot
-        slot = (slot + 1) & mask
-
-
-@_kernel
-def seen_pop(keys: Array, counts: Array, slot: int) -> None:
-    """Undo the last :func:`seen_push` still standing, which returned ``slot``."""
-    counts[slot] -= 1
-    if counts[slot] == 0:
-        keys[slot] = -1
-
-
-@_kernel
-def seen_count(keys: Array, counts: Array, key: int) -> int:
-    """How many times ``key`` has occurred."""
-    mask = keys.shape[0] - 1
-    slot = _slot_of(key, mask)
-    while keys[slot] != -1:
-        if keys[slot] == key:
-            return int(counts[slot])
-        slot = (slot + 1) & mask
-    return 0
-
-
-# -- random numbers ----------------------------------------------------------------------------------
-@_kernel
-def rng_next(rng: Array) -> np.uint64:
-    """The next 64 random bits of the splitmix64 generator whose state is ``rng[0]`` (uint64)."""
-    z = rng[0] + _GOLDEN
-    rng[0] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return np.uint64(z ^ (z >> _S31))
-
-
-@_kernel
-def rng_below(rng: Array, bound: int) -> int:
-    """A random integer in ``[0, bound)`` (multiply-shift: bias under ``bound / 2**32``)."""
-    return int(((rng_next(rng) >> _S32) * np.uint64(bound)) >> _S32)
-
-
 # -- playouts and perft --------------------------------------------------------------------------------
-@_kernel
+@compiled
 def playout(
     light: int, dark: int, mover: int, variant: int, keys: Array, counts: Array,
     slots: Array, trail: Array, moves: Array, rng: Array,
@@ -393,7 +276,7 @@ def playout(
     return result, -1 if result == REPETITION else mover ^ 1, plies
 
 
-@_kernel
+@compiled
 def run_playouts(
     light: int, dark: int, mover: int, variant: int, keys: Array, counts: Array, n: int,
     seed: np.uint64, room: int,
@@ -420,7 +303,7 @@ def run_playouts(
     return wins, draws, lengths, True
 
 
-@_kernel
+@compiled
 def perft_count(
     light: int, dark: int, mover: int, variant: int, keys: Array, counts: Array, depth: int,
     moves: Array,
@@ -444,11 +327,6 @@ def perft_count(
 
 
 # -- Python side: moves as text, positions from and to the plain engine ---------------------------------
-def _require() -> None:
-    if not AVAILABLE:
-        raise RuntimeError("pylos kernel unavailable: numba is not installed; use the plain engine")
-
-
 def from_plain_move(move: Move) -> int:
     """The kernel's code of a plain engine ``Move``."""
     removals = (*move.removals, NO_CELL, NO_CELL)
@@ -532,7 +410,7 @@ def to_state(position: Position, game: PylosGame | None = None) -> PylosState:
 
 def legal_moves(position: Position) -> list[int]:
     """The legal moves' codes in canonical order; empty once the game is over."""
-    _require()
+    require()
     if position.is_over:
         return []
     moves = np.empty(MAX_MOVES, dtype=np.int32)
@@ -555,14 +433,7 @@ def play(position: Position, move: int) -> Position:
 
 def seen_table(seen: Mapping[int, int], spare: int = PLAYOUT_ROOM) -> tuple[Array, Array]:
     """A hash table (``keys``, ``counts``) holding ``seen``, with room for ``spare`` more keys."""
-    _require()
-    size = 1 << max(4, (2 * (len(seen) + spare) - 1).bit_length())
-    keys = np.full(size, -1, dtype=np.int64)
-    counts = np.zeros(size, dtype=np.int64)
-    for key, count in seen.items():
-        slot = seen_push(keys, counts, key)
-        counts[slot] = count
-    return keys, counts
+    return compiled_seen_table(seen, spare)
 
 
 class Playouts(NamedTuple):
@@ -576,7 +447,7 @@ class Playouts(NamedTuple):
 def playouts(state: PylosState | Position, n: int, seed: int = 0) -> Playouts:
     """``n`` uniformly random playouts from ``state``, all in compiled code; the same seed gives
     the same playouts. Of a finished game: its result ``n`` times, length 0."""
-    _require()
+    require()
     position = state if isinstance(state, Position) else from_state(state)
     if position.is_over:
         wins = np.zeros(2, dtype=np.int64)
@@ -600,7 +471,7 @@ def playouts(state: PylosState | Position, n: int, seed: int = 0) -> Playouts:
 def trace_playout(state: PylosState | Position, seed: int = 0) -> tuple[list[int], Position]:
     """The moves of one random playout as the compiled loop plays it (the first of
     ``playouts(state, 1, seed)``), and the final position as the kernel reached it."""
-    _require()
+    require()
     position = state if isinstance(state, Position) else from_state(state)
     if position.is_over:
         return [], position
@@ -628,7 +499,7 @@ def trace_playout(state: PylosState | Position, seed: int = 0) -> tuple[list[int
 def perft(depth: int, state: PylosState | Position | None = None, variant: str = "standard") -> int:
     """Positions reached after exactly ``depth`` plies from ``state`` (default: the start of
     ``variant``), games that end sooner not counted beyond their end."""
-    _require()
+    require()
     if state is None:
         state = PylosGame(variant).new_state()
     position = state if isinstance(state, Position) else from_state(state)
@@ -670,7 +541,7 @@ def compare_with_plain(
     generator picks the moves, and with that probability a move that takes back the ball just
     played when there is one: such games end in repetition draws often.
     """
-    _require()
+    require()
     game = PylosGame(variant)
     plies = compared = 0
     endings: dict[str, int] = {}

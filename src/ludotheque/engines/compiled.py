@@ -1,0 +1,167 @@
+"""What every compiled kernel shares (``engines/<id>/kernel.py``): Numba, found or not, the
+compile decorator, the processor's bit instructions, a random generator that is a pure function of
+its seed, and the table of positions seen that repetition draws count.
+
+Where Numba cannot be imported this module still imports and :data:`AVAILABLE` is false: the
+kernels then say they are unavailable and everything runs on the plain engines.
+
+>>> import numpy as np
+>>> keys, counts = seen_table({7: 2}, spare=4)
+>>> int(counts[seen_push(keys, counts, 7)]), seen_count(keys, counts, 8)
+(3, 0)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+try:  # Numba is optional (and has no type information): imported by name.
+    numba: Any = importlib.import_module("numba")
+except ImportError:  # pragma: no cover - numba is installed wherever the tests run
+    numba = None
+
+AVAILABLE: bool = numba is not None
+"""Whether the kernel can run here (Numba imports); when false, use the plain engine."""
+
+Array = npt.NDArray[Any]
+F = TypeVar("F", bound=Callable[..., Any])
+
+# splitmix64 (Steele, Lea, Flood 2014): the kernel's random numbers, a pure function of the seed.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
+
+
+def compiled(function: F) -> F:
+    """Compile ``function`` with Numba on its first call (cached on disk; the compiled code
+    releases the GIL, so threads may run kernels side by side); unchanged without Numba."""
+    if numba is None:  # pragma: no cover
+        return function
+    return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+def _bit_intrinsics() -> tuple[Callable[[int], int], Callable[[int], int]]:
+    """The processor's count-trailing-zeros and population-count, for compiled code."""
+    ir = importlib.import_module("llvmlite.ir")
+    types = importlib.import_module("numba.core.types")
+    intrinsic = importlib.import_module("numba.extending").intrinsic
+
+    def lowest(typingctx: Any, mask: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+        return types.int64(types.int64), codegen
+
+    def count(typingctx: Any, mask: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
+
+        return types.int64(types.int64), codegen
+
+    return cast(Callable[[int], int], intrinsic(lowest)), cast(Callable[[int], int], intrinsic(count))
+
+
+def _lowest_python(mask: int) -> int:  # pragma: no cover - used only without Numba
+    return (mask & -mask).bit_length() - 1
+
+
+def _count_python(mask: int) -> int:  # pragma: no cover - used only without Numba
+    return mask.bit_count()
+
+
+lowest: Callable[[int], int]
+"""The index of a mask's lowest set bit (compiled: the processor's count-trailing-zeros)."""
+count: Callable[[int], int]
+"""How many bits of a mask are set (compiled: the processor's population count)."""
+if numba is not None:
+    lowest, count = _bit_intrinsics()
+else:  # pragma: no cover
+    lowest, count = _lowest_python, _count_python
+
+
+# -- positions seen: an open-addressing hash table of keys, pushed and popped in stack order --------
+@compiled
+def _slot_of(key: int, mask: int) -> int:
+    return int((np.uint64(key) * _GOLDEN) >> _S32) & mask
+
+
+@compiled
+def seen_push(keys: Array, counts: Array, key: int) -> int:
+    """Count one more occurrence of ``key``; return its slot (``counts[slot]``: occurrences).
+
+    ``keys`` (int64, ``-1`` when empty) and ``counts`` (int64) have a power-of-two length and must
+    stay at most half full. Pops must undo pushes in reverse order (a playout, a search):
+    then removing keys never breaks a probe sequence."""
+    mask = keys.shape[0] - 1
+    slot = _slot_of(key, mask)
+    while True:
+        found = keys[slot]
+        if found == key:
+            counts[slot] += 1
+            return slot
+        if found == -1:
+            keys[slot] = key
+            counts[slot] = 1
+            return slot
+        slot = (slot + 1) & mask
+
+
+@compiled
+def seen_pop(keys: Array, counts: Array, slot: int) -> None:
+    """Undo the last :func:`seen_push` still standing, which returned ``slot``."""
+    counts[slot] -= 1
+    if counts[slot] == 0:
+        keys[slot] = -1
+
+
+@compiled
+def seen_count(keys: Array, counts: Array, key: int) -> int:
+    """How many times ``key`` has occurred."""
+    mask = keys.shape[0] - 1
+    slot = _slot_of(key, mask)
+    while keys[slot] != -1:
+        if keys[slot] == key:
+            return int(counts[slot])
+        slot = (slot + 1) & mask
+    return 0
+
+
+# -- random numbers ----------------------------------------------------------------------------------
+@compiled
+def rng_next(rng: Array) -> np.uint64:
+    """The next 64 random bits of the splitmix64 generator whose state is ``rng[0]`` (uint64)."""
+    z = rng[0] + _GOLDEN
+    rng[0] = z
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return np.uint64(z ^ (z >> _S31))
+
+
+@compiled
+def rng_below(rng: Array, bound: int) -> int:
+    """A random integer in ``[0, bound)`` (multiply-shift: bias under ``bound / 2**32``)."""
+    return int(((rng_next(rng) >> _S32) * np.uint64(bound)) >> _S32)
+
+
+def require() -> None:
+    """Raise ``RuntimeError`` where Numba is missing (callers then use the plain engine)."""
+    if not AVAILABLE:
+        raise RuntimeError("the compiled kernels need Numba, which cannot be imported here")
+
+
+def seen_table(seen: Mapping[int, int], spare: int) -> tuple[Array, Array]:
+    """A hash table (``keys``, ``counts``) holding ``seen``, with room for ``spare`` more keys."""
+    require()
+    size = 1 << max(4, (2 * (len(seen) + spare) - 1).bit_length())
+    keys = np.full(size, -1, dtype=np.int64)
+    counts = np.zeros(size, dtype=np.int64)
+    for key, occurrences in seen.items():
+        slot = seen_push(keys, counts, key)
+        counts[slot] = occurrences
+    return keys, counts
