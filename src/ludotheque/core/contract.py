@@ -13,8 +13,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
+from importlib import import_module, resources
 from importlib.resources.abc import Traversable
+from types import ModuleType
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .errors import IllegalMoveError
@@ -124,6 +125,9 @@ class GameInfo:
     # an immediate gain a careful opponent would have prevented (Pylos: a square to close).
     evaluator: Evaluator | None = field(default=None, repr=False)
     gain_detector: Callable[[State], bool] | None = field(default=None, repr=False)
+    # The module of the game's compiled kernel (``engines/<id>/kernel.py``), imported only when
+    # asked for (Numba is slow to import); ``None`` when the game has none.
+    kernel: str | None = None
 
     @property
     def package_name(self) -> str:
@@ -138,6 +142,14 @@ class GameInfo:
         except (ModuleNotFoundError, ValueError, TypeError):
             return None
         return found if found.is_file() else None
+
+    def load_kernel(self) -> ModuleType | None:
+        """The game's compiled kernel module when it has one that can run here (Numba imports),
+        else ``None``: callers then use the plain engine."""
+        if self.kernel is None:
+            return None
+        module = import_module(self.kernel)
+        return module if getattr(module, "AVAILABLE", False) else None
 
     def rules_text(self) -> str | None:
         """The game's whole ``RULES.md`` (``## Français`` then ``## English``), if it ships one."""

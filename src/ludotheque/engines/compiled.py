@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, cast
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -165,3 +166,26 @@ def seen_table(seen: Mapping[int, int], spare: int) -> tuple[Array, Array]:
         slot = seen_push(keys, counts, key)
         counts[slot] = occurrences
     return keys, counts
+
+
+class Playouts(NamedTuple):
+    """What a batch of random playouts gives: wins per player, draws, each playout's length."""
+
+    wins: Array
+    draws: int
+    lengths: Array
+
+
+class KernelMismatchError(AssertionError):
+    """The kernel and the plain engine disagree; the message says where."""
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """What a kernel's ``compare_with_plain`` checked: games, plies, legal moves compared, endings."""
+
+    configuration: str  # game/variant[/players]
+    games: int
+    plies: int
+    moves: int
+    endings: Mapping[str, int]

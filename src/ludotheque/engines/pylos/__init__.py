@@ -43,6 +43,7 @@ GAME = GameInfo(
     levels=evaluate.LEVELS,
     evaluator=evaluate.evaluate,
     gain_detector=evaluate.immediate_gain,
+    kernel=f"{__name__}.kernel",
 )
 PylosGame.info = GAME
 

@@ -29,14 +29,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 
-from ...core.contract import Result
+from ...core.contract import Game, Result
 from ..compiled import AVAILABLE as AVAILABLE  # whether the kernel runs here (Numba imports)
 from ..compiled import (
+    Agreement,
     Array,
+    KernelMismatchError,
+    Playouts,
     compiled,
     count,
     lowest,
@@ -436,14 +438,6 @@ def seen_table(seen: Mapping[int, int], spare: int = PLAYOUT_ROOM) -> tuple[Arra
     return compiled_seen_table(seen, spare)
 
 
-class Playouts(NamedTuple):
-    """What a batch of random playouts gives: wins per player, draws, each playout's length."""
-
-    wins: Array
-    draws: int
-    lengths: Array
-
-
 def playouts(state: PylosState | Position, n: int, seed: int = 0) -> Playouts:
     """``n`` uniformly random playouts from ``state``, all in compiled code; the same seed gives
     the same playouts. Of a finished game: its result ``n`` times, length 0."""
@@ -514,23 +508,8 @@ def perft(depth: int, state: PylosState | Position | None = None, variant: str =
 
 
 # -- agreement with the plain engine --------------------------------------------------------------------
-class KernelMismatchError(AssertionError):
-    """The kernel and the plain engine disagree; the message says where."""
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """What :func:`compare_with_plain` checked: games, plies, legal moves compared, endings."""
-
-    variant: str
-    games: int
-    plies: int
-    moves: int
-    endings: Mapping[str, int]
-
-
 def compare_with_plain(
-    variant: str, games: int, seed: int = 0, *, takebacks: float = 0.0
+    game: Game | str, games: int, seed: int = 0, *, takebacks: float = 0.0
 ) -> Agreement:
     """Play ``games`` random games with the kernel and the plain engine side by side; at every
     ply compare the ordered legal moves (as text), the position (with the positions seen) and the
@@ -542,7 +521,10 @@ def compare_with_plain(
     played when there is one: such games end in repetition draws often.
     """
     require()
-    game = PylosGame(variant)
+    if isinstance(game, str):
+        game = PylosGame(game)
+    assert isinstance(game, PylosGame)
+    variant = game.variant
     plies = compared = 0
     endings: dict[str, int] = {}
     rng = random.Random(seed)
@@ -586,7 +568,7 @@ def compare_with_plain(
             raise KernelMismatchError(f"{where}: to_state differs from the plain state")
         reason = state.result().reason
         endings[reason] = endings.get(reason, 0) + 1
-    return Agreement(variant, games, plies, compared, endings)
+    return Agreement(f"pylos/{variant}", games, plies, compared, endings)
 
 
 def _pick(rng: random.Random, codes: list[int], takebacks: float) -> int:
