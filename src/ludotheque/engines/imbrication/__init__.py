@@ -31,6 +31,7 @@ GAME = GameInfo(
     # 5 rounds × (4 placements + 9 turns of at most 2 moves): no game is longer.
     max_plies=ROUNDS * (OPENING_PLACEMENTS + 2 * TURNS_PER_ROUND),
     package=__name__,
+    kernel=f"{__name__}.kernel",
     variant_names={"standard": {"fr": "standard", "en": "standard"}},
     phase_names={
         "opening": {"fr": "poses d'ouverture", "en": "opening placements"},
