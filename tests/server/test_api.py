@@ -248,7 +248,7 @@ def test_the_openapi_documents_the_create_body(client: TestClient) -> None:
     operation = client.get("/openapi.json").json()["paths"]["/api/games"]["post"]
     schema = operation["requestBody"]["content"]["application/json"]["schema"]
     assert operation["requestBody"]["required"] and schema["required"] == ["game", "seats"]
-    assert {"game", "variant", "players", "seats", "clock", "name"} == set(schema["properties"])
+    assert {"game", "variant", "players", "seats", "clock", "name", "rated"} == set(schema["properties"])
     assert "invite" in schema["properties"]["seats"]["description"]
     assert "$ref" not in str(schema)
     assert client.get("/api/docs").status_code == 200

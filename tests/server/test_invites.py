@@ -29,7 +29,7 @@ def test_the_creator_gets_a_code_and_no_token_or_cookie_for_the_invite_seat(clie
     assert set(friend) == {"seat", "kind", "invite", "url"} and friend["kind"] == "invite"
     assert friend["url"].endswith(f"/play/{created['id']}?invite={friend['invite']}")
     cookies = [header.split("=", 1)[0] for header in answer.headers.get_list("set-cookie")]
-    assert cookies == ["ludotheque_seat_0"]
+    assert cookies == ["ludotheque_seat_0", "ludotheque_session"]  # the seat, and the page's guest
     doc = client.get(f"/api/games/{created['id']}").json()
     assert doc["status"] == "waiting" and doc["seats"][1]["kind"] == "invite"
     assert friend["invite"] not in str(doc)

@@ -1,4 +1,4 @@
-"""``ludotheque serve [--host 127.0.0.1] [--port 8000] [--db URL]``: the web server.
+"""``ludotheque serve [--host 127.0.0.1] [--port 8000] [--db URL] [--smtp URL]``: the web server.
 
 One process serves the pages, the JSON API and a WebSocket per game. Without ``--db`` the
 database is ``$LUDOTHEQUE_DB`` or SQLite in the user's data folder (``$XDG_DATA_HOME``).
@@ -29,6 +29,15 @@ def serve(
             "(default: $LUDOTHEQUE_DB, else SQLite in the user's data folder).",
         ),
     ] = None,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp",
+            help="SMTP server for e-mail notifications of correspondence games: "
+            "smtp://user:password@host:587?from=games@example.org&starttls=1 (default: $LUDOTHEQUE_SMTP; "
+            "none: no e-mail).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the lobby, the game pages, the JSON API and the WebSockets until interrupted.
 
@@ -38,7 +47,7 @@ def serve(
     from ..server.run import StartError, prepare, serve_checked  # uvicorn and FastAPI load only here
 
     try:
-        url, settings = prepare(db)
+        url, settings = prepare(db, smtp)
     except StartError as error:
         print(f"ludotheque serve: {error}", file=sys.stderr)
         raise typer.Exit(1) from None

@@ -1,4 +1,5 @@
-"""``python -m ludotheque.server [--host H] [--port P] [--db URL]``: the server, without the CLI."""
+"""``python -m ludotheque.server [--host H] [--port P] [--db URL] [--smtp URL]``: the server, without
+the CLI."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ parser = argparse.ArgumentParser(prog="python -m ludotheque.server")
 parser.add_argument("--host", default="127.0.0.1")
 parser.add_argument("--port", type=int, default=8000)
 parser.add_argument("--db", default=None)
+parser.add_argument("--smtp", default=None, help="SMTP server for e-mail notifications: "
+                    "smtp://[user:password@]host[:port][?from=address&starttls=1] (or smtps://)")
 arguments = parser.parse_args()
 try:
-    run_server(arguments.host, arguments.port, arguments.db)
+    run_server(arguments.host, arguments.port, arguments.db, arguments.smtp)
 except StartError as error:
     print(f"python -m ludotheque.server: {error}", file=sys.stderr)
     sys.exit(1)

@@ -20,11 +20,12 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from . import pages, routes, sockets
+from . import account_routes, chat_routes, pages, player_routes, routes, seek_routes, sockets
 from .bots import BotPool
 from .config import DB_ENV, ServerSettings, database_url
 from .errors import install_error_handlers
 from .hub import Hub
+from .people import AccountThrottle, People, SigninThrottle
 from .storage import Storage
 from .throttle import CreationThrottle
 
@@ -79,6 +80,10 @@ def create_app(
         hub = Hub(storage, BotPool(bot_workers), settings)
         app.state.hub = hub
         app.state.throttle = CreationThrottle(settings.create_limit, settings.bot_game_limit)
+        app.state.people = People(
+            storage, hub.accounts, SigninThrottle(settings.signin_limit, settings.signin_account_limit),
+            AccountThrottle(settings.account_limit),
+        )
         await hub.resume()
         sweeper = asyncio.get_running_loop().create_task(hub.sweep_forever())
         # Everything loaded so far (the libraries, the resumed games) lives as long as the
@@ -98,6 +103,10 @@ def create_app(
     app = FastAPI(title="Ludothèque", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     install_error_handlers(app)
     app.include_router(routes.router)
+    app.include_router(account_routes.router)
+    app.include_router(player_routes.router)
+    app.include_router(seek_routes.router)
+    app.include_router(chat_routes.router)
     app.include_router(sockets.router)
     app.include_router(pages.router)
     pages.mount_static(app)

@@ -66,6 +66,19 @@ class ServerSettings:
     keep_alive_s: float = 5.0
     ws_ping_interval_s: float = 20.0
     ws_ping_timeout_s: float = 20.0
+    # Sign-in attempts per client address and per account name; new accounts (guests and
+    # players) per client address; chat lines per person and game.
+    signin_limit: str | None = "10/minute;60/hour"
+    signin_account_limit: str | None = "5/minute;30/hour"
+    account_limit: str | None = "20/minute;200/hour"
+    chat_limit: str | None = "10/minute;100/hour"
+    # Games whose people are all guests (or nobody's) untouched this long leave every list
+    # (archived: still readable by id, never deleted if rated).
+    guest_archive_days: float = 30.0
+    # Where e-mail notifications go out (smtp://user:password@host:port?from=...), none: no e-mail.
+    smtp: str | None = None
+    # Where people reach the server, for links in e-mail.
+    public_url: str = "http://localhost:8000"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ServerSettings:
@@ -83,6 +96,13 @@ class ServerSettings:
             keep_alive_s=_number(env, "LUDOTHEQUE_KEEP_ALIVE", default.keep_alive_s),
             ws_ping_interval_s=_number(env, "LUDOTHEQUE_WS_PING_INTERVAL", default.ws_ping_interval_s),
             ws_ping_timeout_s=_number(env, "LUDOTHEQUE_WS_PING_TIMEOUT", default.ws_ping_timeout_s),
+            signin_limit=_limit(env, "LUDOTHEQUE_SIGNIN_LIMIT", default.signin_limit),
+            signin_account_limit=_limit(env, "LUDOTHEQUE_SIGNIN_ACCOUNT_LIMIT", default.signin_account_limit),
+            account_limit=_limit(env, "LUDOTHEQUE_ACCOUNT_LIMIT", default.account_limit),
+            chat_limit=_limit(env, "LUDOTHEQUE_CHAT_LIMIT", default.chat_limit),
+            guest_archive_days=_number(env, "LUDOTHEQUE_GUEST_ARCHIVE_DAYS", default.guest_archive_days),
+            smtp=env.get("LUDOTHEQUE_SMTP") or None,
+            public_url=env.get("LUDOTHEQUE_PUBLIC_URL") or default.public_url,
         )
 
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.contract import Player
@@ -19,8 +20,11 @@ from .clocks import Instant
 from .snapshots import GameMeta, Snapshot, can_take_back
 
 
-def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: Instant) -> dict[str, Any]:
-    """DESIGN's game document for ``reader`` (a seat, or ``None`` for a spectator)."""
+def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: Instant,
+                  people: Mapping[Player, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """DESIGN's game document for ``reader`` (a seat, or ``None`` for a spectator); ``people``:
+    what the server knows of each seat's person (player name, rating, the game's rating change)."""
+    people = people or {}
     state = snap.state
     to_move = snap.seat_to_move()
     game = meta.game
@@ -42,9 +46,11 @@ def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: In
         "ply": snap.ply,
         "seat": reader,
         "seats": [
-            {"seat": n, "kind": seat.kind, "name": seat.name, "level": seat.level}
+            {"seat": n, "kind": seat.kind, "name": seat.name, "level": seat.level,
+             "player": None, "rating": None, "rating_change": None, **people.get(n, {})}
             for n, seat in enumerate(snap.seats)
         ],
+        "rated": meta.rated,
         "clock": snap.clock.to_document(now) if snap.clock else None,
         "draw_offer": sorted(snap.draw_offer),
         "can_take_back": reader is not None and can_take_back(snap, reader),

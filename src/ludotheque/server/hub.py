@@ -16,20 +16,28 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.contract import Game, Player
-from ..core.registry import load
+from ..core.registry import info, load
+from .accounts import AccountStore
+from .botratings import bot_rating
 from .bots import BotPool
+from .chat import ChatStore
 from .clocks import ClockSpec, Instant
 from .config import ServerSettings
 from .errors import ApiError, quoted
+from .listings import Listings
+from .notify import Mailer, PeopleSockets, smtp_settings
+from .ratings import BOT_DEVIATION, RatingStore, category_of, shown
+from .seeks import SEEK_DAYS, SeekStore
 from .sessions import GameSession, hash_token, new_token
 from .snapshots import (
     GameMeta,
     Seat,
+    SeatKind,
     Snapshot,
     abandon,
     begin,
@@ -40,6 +48,7 @@ from .snapshots import (
     time_out,
 )
 from .storage import Storage
+from .throttle import KeyedThrottle
 
 log = logging.getLogger("ludotheque.server")
 Operation = Callable[[Snapshot, Instant], Snapshot]
@@ -64,6 +73,8 @@ class SeatRequest:
     kind: str
     level: str | None = None
     name: str = ""
+    # A rematch's reserved seat stays its person's account's.
+    account: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,8 +90,16 @@ class Hub:
 
     def __init__(self, storage: Storage, bots: BotPool, settings: ServerSettings | None = None) -> None:
         self.storage = storage
+        self.accounts = AccountStore(storage.engine)
+        self.listings = Listings(storage.engine)
+        self.ratings = RatingStore(storage.engine)
+        self.seeks = SeekStore(storage.engine)
+        self.people_sockets = PeopleSockets()
+        self.chat = ChatStore(storage.engine)
         self.bots = bots
         self.settings = settings or ServerSettings()
+        self.mailer = Mailer(smtp_settings(self.settings.smtp)) if self.settings.smtp else None
+        self.chat_throttle = KeyedThrottle(self.settings.chat_limit, "chat lines")
         self._sessions: dict[str, GameSession] = {}
         self._finished: OrderedDict[str, None] = OrderedDict()
         self._loading = asyncio.Lock()
@@ -102,14 +121,21 @@ class Hub:
             self._after_change(session)
 
     async def expire(self) -> None:
-        """Delete games that waited too long for a person to join; end (``abandoned``) games
-        without a clock that nobody moved in for too long (settings: ``waiting_days``,
-        ``abandoned_days``)."""
+        """Delete casual games that waited too long for a person to join (rated ones are
+        archived); drop old seeks; archive the games of guests untouched for a long time; end
+        (``abandoned``) games without a clock that nobody moved in for too long (settings:
+        ``waiting_days``, ``guest_archive_days``, ``abandoned_days``)."""
         await self._delete_waiting()
+        await self._expire_seeks()
+        archive_before = time.time() - self.settings.guest_archive_days * DAY_S
+        await self.storage.run(self.storage.archive_guest_games, archive_before)
         abandoned_before = time.time() - self.settings.abandoned_days * DAY_S
         for game_id in await self.storage.run(self.storage.abandoned_ids, abandoned_before):
             with contextlib.suppress(ApiError):  # a move came in meanwhile
                 await self.change(await self.get(game_id), abandon)
+
+    async def _expire_seeks(self) -> None:
+        await self.storage.run(self.seeks.expire, time.time() - SEEK_DAYS * DAY_S)
 
     async def _delete_waiting(self) -> None:
         waiting_before = time.time() - self.settings.waiting_days * DAY_S
@@ -148,6 +174,7 @@ class Hub:
                 if stored is None:
                     raise ApiError(404, f"no game {quoted(game_id)}", "not_found")
                 session = GameSession(*stored)
+                await self.refresh_people(session)
                 self._sessions[game_id] = session
                 self._forget_old_games(session)
         return session
@@ -169,29 +196,36 @@ class Hub:
         name: str,
         rematch_of: str | None = None,
         owner: str = "",
+        *,
+        account: str | None = None,
+        rated: bool = False,
     ) -> tuple[GameSession, Created]:
         """A new game; returns its session and what its creator is given once: the tokens of
-        its human seats and the codes of its invite seats."""
+        its human seats and the codes of its invite seats. The human seats are ``account``'s
+        (the creator's, if known)."""
         created = Created({}, {})
         seats = []
         for number, request in enumerate(requests):
             if request.kind == "human":
                 created.tokens[number] = new_token()
-                person = name or f"Guest {number + 1}"
-                seats.append(Seat("human", person, token_hash=hash_token(created.tokens[number])))
+                person = request.name or name or f"Guest {number + 1}"
+                digest = hash_token(created.tokens[number])
+                seats.append(Seat("human", person, token_hash=digest, account=request.account or account))
             elif request.kind == "invite":
                 created.invites[number] = new_token()
                 seats.append(Seat("invite", "", invite_hash=hash_token(created.invites[number])))
             elif request.kind == "bot":
                 seats.append(Seat("bot", f"bot:{request.level}", request.level, bot_seed=new_seed()))
             else:
-                seats.append(Seat("reserved" if request.kind == "reserved" else "open", request.name))
+                kind: SeatKind = "reserved" if request.kind == "reserved" else "open"
+                seats.append(Seat(kind, request.name, account=request.account))
         seed = new_seed()
         now = Instant.now()
-        meta = GameMeta(secrets.token_urlsafe(9), game, seed, iso(now), rematch_of, owner)
+        meta = GameMeta(secrets.token_urlsafe(9), game, seed, iso(now), rematch_of, owner, rated, account)
         snap = begin(new_snapshot(game, seed, tuple(seats), clock), now)
         await self.storage.run(self.storage.insert, meta, snap)
         session = GameSession(meta, snap)
+        await self.refresh_people(session)
         self._sessions[meta.id] = session
         self._after_change(session)
         return session, created
@@ -220,7 +254,127 @@ class Hub:
             # changes; queuing never waits for a reader (rooms.Connection).
             self.broadcast(session)
         self._after_change(session)
+        ended = new.status == "over" != old.status
+        if ended or [seat.account for seat in old.seats] != [seat.account for seat in new.seats]:
+            self._spawn(self._people_changed(session, rate=ended and session.meta.rated))
+        if any(seat.account for seat in new.seats) and (
+                ended or new.seat_to_move() != old.seat_to_move() or new.ply != old.ply):
+            self._spawn(self._tell_people(session, old, new))
         return new
+
+    # -- telling people: their own sockets, e-mail ----------------------------------------------
+    async def tell_turns(self, accounts: set[str]) -> None:
+        """Send each connected person of ``accounts`` the games where it is their turn."""
+        for account in self.people_sockets.connected(accounts):
+            games = await self.storage.run(self.listings.my_games, account)
+            turn = [game["id"] for game in games if game["your_turn"]]
+            self.people_sockets.tell(account, {"type": "turns", "count": len(turn), "games": turn})
+
+    def tell_matched(self, session: GameSession, accounts: list[str]) -> None:
+        """The seekers of a new game: it exists, and their turn counts change."""
+        for account in accounts:
+            self.people_sockets.tell(account, {"type": "matched", "game": session.meta.id,
+                                               "name": session.meta.game.id})
+        self._spawn(self.tell_turns(set(accounts)))
+
+    async def _tell_people(self, session: GameSession, old: Snapshot, new: Snapshot) -> None:
+        """After a change: the live counts; in a correspondence game, the person now to move, or
+        everyone once it ended (on time too), by socket and by e-mail."""
+        await self.tell_turns({seat.account for seat in new.seats if seat.account})
+        if new.clock is None or new.clock.spec.kind != "correspondence":
+            return
+        game_id, name = session.meta.id, session.meta.game.id
+        mover = new.seat_to_move()
+        if new.status == "over" and old.status != "over":
+            reason = new.result.reason if new.result else None
+            for number, seat in enumerate(new.seats):
+                if seat.account:
+                    message = {"type": "game_over", "game": game_id, "name": name, "reason": reason,
+                               "won": bool(new.result and number in new.result.winners)}
+                    self.people_sockets.tell(seat.account, message)
+                    await self._mail(seat.account, "game_over", game_id, name, reason)
+        elif mover is not None and mover != old.seat_to_move() and (account := new.seats[mover].account):
+            self.people_sockets.tell(account, {"type": "your_turn", "game": game_id, "name": name})
+            await self._mail(account, "your_turn", game_id, name, None)
+
+    async def _mail(self, account_id: str, kind: str, game_id: str, name: str, reason: str | None) -> None:
+        if self.mailer is None:
+            return
+        account = await self.storage.run(self.accounts.get, account_id)
+        if account is None or not account.email or not account.notify_email:
+            return
+        title = info(name).title
+        link = f"{self.settings.public_url.rstrip('/')}/play/{game_id}"
+        if kind == "your_turn":
+            subject = f"Ludothèque — {title.get('fr', name)} : à vous de jouer / your turn"
+            body = (f"À vous de jouer dans votre partie de {title.get('fr', name)}.\n"
+                    f"It is your turn in your game of {title.get('en', name)}.\n\n{link}\n")
+        else:
+            subject = f"Ludothèque — {title.get('fr', name)} : partie terminée / game over"
+            why = " (temps écoulé / on time)" if reason == "time" else ""
+            body = (f"Votre partie de {title.get('fr', name)} est terminée{why}.\n"
+                    f"Your game of {title.get('en', name)} is over{why}.\n\n{link}\n")
+        await self.mailer.send(account.email, subject, body)
+
+    # -- people: who holds each seat, their ratings ------------------------------------------------
+    async def refresh_people(self, session: GameSession) -> None:
+        """Read again what documents show of each seat's person (name of a player, rating)."""
+        snap = session.snapshot
+        if not snap.has_bot and not any(seat.account for seat in snap.seats):
+            return
+        session.set_people(await self.storage.run(self._people_of, session.meta, snap))
+
+    def _people_of(self, meta: GameMeta, snap: Snapshot) -> dict[Player, dict[str, Any]]:
+        game = meta.game
+        category = category_of(game.id, game.players, against_bots=snap.has_bot)
+        owners = [seat.account for seat in snap.seats if seat.account]
+        accounts = {a: self.accounts.get(a) for a in set(owners)}
+        ratings = self.ratings.current(owners, category)
+        changes = self.ratings.game_changes(meta.id) if meta.rated and snap.status == "over" else {}
+        people: dict[Player, dict[str, Any]] = {}
+        for number, seat in enumerate(snap.seats):
+            if seat.kind == "bot":
+                level = bot_rating(game.id, game.players, seat.level or "")
+                people[number] = {"rating": shown(level, BOT_DEVIATION) if level is not None else None}
+            elif seat.account and (account := accounts.get(seat.account)) is not None:
+                rating = ratings.get(seat.account)
+                change = changes.get(seat.account)
+                people[number] = {
+                    "player": None if account.is_guest else account.name,
+                    "rating": shown(rating.rating, rating.deviation) if rating else None,
+                    "rating_change": round(change[1] - change[0]) if change else None,
+                }
+        return people
+
+    async def _people_changed(self, session: GameSession, *, rate: bool) -> None:
+        """After a seat changed hands or the game ended: rate it (once, if rated), then tell its
+        readers the seats' people and ratings."""
+        snap = session.snapshot
+        if rate and snap.result is not None:
+            await self.storage.run(self.ratings.rate, session.meta.id, session.meta.game, snap.seats,
+                                   snap.result.winners)
+        await self.refresh_people(session)
+        async with session.lock:
+            self.broadcast(session)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_logged)
+
+    async def rename_seats(self, account: str, name: str) -> None:
+        """The games in memory, not over, whose seats are ``account``'s: those seats take the new
+        ``name`` (the database has it already) and their readers are told."""
+        for session in list(self._sessions.values()):
+            if session.snapshot.status == "over" or not session.seats_of_account(account):
+                continue
+            async with session.lock:
+                snap = session.snapshot
+                seats = tuple(replace(seat, name=name) if seat.account == account else seat
+                              for seat in snap.seats)
+                session.snapshot = replace(snap, seats=seats)
+                self.broadcast(session)
 
     def broadcast(self, session: GameSession) -> None:
         now = Instant.now()
@@ -254,10 +408,11 @@ class Hub:
             if previous.kind == "bot":
                 requests.append(SeatRequest("bot", previous.level))
             else:
-                requests.append(SeatRequest("reserved", name=previous.name))
+                requests.append(SeatRequest("reserved", name=previous.name, account=previous.account))
         clock = old.clock.spec if old.clock else None
         meta = session.meta
-        fresh, _ = await self.create(meta.game, requests, clock, "", meta.id, meta.owner)
+        fresh, _ = await self.create(meta.game, requests, clock, "", meta.id, meta.owner, rated=meta.rated,
+                                     account=meta.creator)
         return fresh
 
     # -- what follows a change: the flag timer and the bot's turn --------------------------------
@@ -330,6 +485,12 @@ class Hub:
         task = asyncio.get_running_loop().create_task(self._flag(session))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _logged(task: asyncio.Task[None]) -> None:
+    """A background task's failure is logged, never lost."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("background task failed", exc_info=error)
 
 
 def _settled(task: asyncio.Task[Snapshot]) -> None:

@@ -19,6 +19,9 @@ database was reset, the game was imported elsewhere) is ignored, not refused: it
 page cannot delete an HttpOnly cookie, and a 401 would lock that browser out of even watching;
 ``GET .../seats/mine`` expires it.
 
+A person's account (a browser's session cookie, or a personal API token; see ``people``) holds
+the seats it took: they count as held like seat cookies, from any browser the person signs in on.
+
 A browser sends cookies to a site's API even when another site's page makes the request: so a
 WebSocket whose ``Origin`` is another site's is refused, and so is a POST from another site that
 would use or set a seat cookie (one without a Bearer token, or one that asks for a cookie). A
@@ -46,6 +49,8 @@ from .schemas import natural_number
 from .sessions import TOKEN_REQUIRED, GameSession
 
 COOKIE_PREFIX = "ludotheque_seat_"
+# The browser's session (a player signed in, or a guest): see ``people``.
+SESSION_COOKIE = "ludotheque_session"
 # Browsers keep a cookie at most 400 days; a correspondence game may last that long.
 COOKIE_MAX_AGE_S = 400 * 24 * 3600
 TRUE_WORDS = ("1", "true", "yes")
@@ -98,11 +103,13 @@ def wants_cookie(connection: HTTPConnection) -> bool:
 
 @dataclass(frozen=True)
 class Credentials:
-    """What a request brings to prove a seat: an explicit token, seat cookies, a seat choice."""
+    """What a request brings to prove a seat: an explicit token, seat cookies, a seat choice, and
+    the account of its person (whose seats it holds too)."""
 
     token: str | None
     cookies: Mapping[Player, str]
     choice: Player | None = None
+    account: str | None = None
 
     @classmethod
     def of(cls, connection: HTTPConnection, token: str | None = None) -> Credentials:
@@ -122,21 +129,25 @@ def seat_choice(connection: HTTPConnection) -> Player | None:
     return number
 
 
-def held_seats(session: GameSession, cookies: Mapping[Player, str]) -> list[Player]:
-    """The seats whose cookie holds that seat's token (stale cookies left out)."""
-    return sorted(seat for seat, token in cookies.items() if session.seat_holding(token) == seat)
+def held_seats(session: GameSession, credentials: Credentials) -> list[Player]:
+    """The seats whose cookie holds that seat's token (stale cookies left out), and the seats of
+    the request's account."""
+    held = {seat for seat, token in credentials.cookies.items() if session.seat_holding(token) == seat}
+    if credentials.account is not None:
+        held |= set(session.seats_of_account(credentials.account))
+    return sorted(held)
 
 
-def stale_seats(session: GameSession, cookies: Mapping[Player, str]) -> list[Player]:
-    held = held_seats(session, cookies)
-    return sorted(seat for seat in cookies if seat not in held)
+def stale_seats(session: GameSession, credentials: Credentials) -> list[Player]:
+    """The seat cookies whose token holds no seat any more."""
+    return sorted(seat for seat, token in credentials.cookies.items() if session.seat_holding(token) != seat)
 
 
 def reading_seat(session: GameSession, credentials: Credentials) -> Player | None:
     """Whose document a read gets: a seat, or ``None`` for a spectator."""
     if credentials.token is not None:
         return session.seat_of(credentials.token)
-    held = held_seats(session, credentials.cookies)
+    held = held_seats(session, credentials)
     if credentials.choice is not None:
         return _chosen(held, credentials.choice)
     to_move = session.snapshot.seat_to_move()
@@ -158,7 +169,7 @@ def require_seat(session: GameSession, credentials: Credentials, seat: Player) -
     if credentials.token is not None:
         held, who = [session.seat_of(credentials.token)], "this token holds"
     else:
-        held, who = held_seats(session, credentials.cookies), "this browser holds"
+        held, who = held_seats(session, credentials), "this browser holds"
         if not held:
             raise ApiError(401, TOKEN_REQUIRED, "token_required")
     if seat not in held:
@@ -196,10 +207,11 @@ def check_cookie_post(connection: HTTPConnection, allowed: Sequence[str] = ()) -
     A Bearer-token request proves itself and may come from anywhere."""
     if is_same_origin(connection, allowed):
         return
-    uses_cookies = connection.headers.get("authorization") is None and bool(
-        seats_in_cookies(connection.cookies)
+    uses_cookies = connection.headers.get("authorization") is None and (
+        bool(seats_in_cookies(connection.cookies)) or SESSION_COOKIE in connection.cookies
     )
-    sets_cookie = wants_cookie(connection) or connection.url.path.endswith("/seats/mine")
+    sets_cookie = (wants_cookie(connection) or connection.url.path.endswith("/seats/mine")
+                   or connection.url.path.startswith(("/api/account/", "/api/me")))
     if uses_cookies or sets_cookie:
         raise ApiError(403, "another site's page may not act with this browser's seat cookies",
                        "origin_refused")

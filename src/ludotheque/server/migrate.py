@@ -3,8 +3,9 @@
 >>> from sqlalchemy import create_engine, inspect
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
->>> sorted(inspect(engine).get_table_names())
-['alembic_version', 'games', 'moves', 'seats']
+>>> sorted(inspect(engine).get_table_names())  # doctest: +NORMALIZE_WHITESPACE
+['accounts', 'alembic_version', 'api_tokens', 'chat', 'chat_mutes', 'games', 'login_sessions', 'moves',
+ 'rating_history', 'ratings', 'seats', 'seeks']
 """
 
 from __future__ import annotations

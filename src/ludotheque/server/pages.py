@@ -194,6 +194,20 @@ def game_card(facts: GameInfo, lang: str) -> str:
     )
 
 
+@router.get("/account", include_in_schema=False)
+async def account_page(request: Request) -> Response:
+    """The account page: sign up, sign in, the guest's name, password, notifications, API tokens."""
+    lang = reader_language(request)
+    return _answer(request, render_page("account.html", lang, {}), lang)
+
+
+@router.get("/players/{name}", include_in_schema=False)
+async def player_page(request: Request, name: str) -> Response:
+    """A player's page: ratings over time, current games, games with filters (filled by its script)."""
+    lang = reader_language(request)
+    return _answer(request, render_page("player.html", lang, {"name": html.escape(name[:40])}), lang)
+
+
 @router.get("/games/{game_id}", include_in_schema=False)
 @router.get("/play/{game_id}", include_in_schema=False)
 async def game_page(game_id: str) -> Response:

@@ -108,5 +108,13 @@ class Room:
                 self.remove(connection)
 
 
+    def deliver(self, build: Callable[[Audience], str | None]) -> None:
+        """Queue for each connection what ``build`` makes for its audience (``None``: nothing)."""
+        for connection, audience in list(self._members.items()):
+            text = build(audience)
+            if text is not None and not connection.offer(text):
+                self.remove(connection)
+
+
 def encode(document: dict[str, Any]) -> str:
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False)

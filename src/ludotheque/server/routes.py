@@ -4,11 +4,12 @@ Who a request speaks for (a Bearer token, or the pages' seat cookies) is read by
 
 >>> import ludotheque
 >>> seat_request("bot:difficile", ludotheque.load("pylos"))
-SeatRequest(kind='bot', level='hard', name='')
+SeatRequest(kind='bot', level='hard', name='', account=None)
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -16,6 +17,7 @@ from fastapi.responses import JSONResponse, Response
 
 from ..core.contract import Game, Player
 from ..core.records import Record, replay
+from .accounts import Account
 from .bots import check_level
 from .clocks import ClockSpec, Instant
 from .config import MAX_BODY_BYTES
@@ -23,6 +25,7 @@ from .documents import game_document, game_record, lobby_document
 from .errors import ApiError, quoted
 from .hub import Hub, SeatRequest, game_of
 from .identity import (
+    SESSION_COOKIE,
     Credentials,
     acting_seat,
     bearer_token,
@@ -36,6 +39,7 @@ from .identity import (
     wants_cookie,
 )
 from .openapi import request_body
+from .people import people_of, set_session_cookie
 from .schemas import (
     ClaimBody,
     CreateGame,
@@ -48,7 +52,7 @@ from .schemas import (
     validate,
 )
 from .sessions import GameSession, hash_token, new_token
-from .snapshots import claim_invite, decline_draw, join, offer_draw, play, resign, take_back
+from .snapshots import claim_invite, decline_draw, iso, join, offer_draw, play, resign, take_back
 from .throttle import CreationThrottle, client_address, owner_of
 
 
@@ -58,8 +62,8 @@ def hub_of(request: Request) -> Hub:
 
 
 async def guard_origin(request: Request) -> None:
-    """Every POST: another site's page may not use or set this browser's seat cookies."""
-    if request.method == "POST":
+    """Every POST (and DELETE): another site's page may not use or set this browser's cookies."""
+    if request.method in ("POST", "DELETE"):
         check_cookie_post(request, hub_of(request).settings.allowed_origins)
 
 
@@ -124,8 +128,14 @@ async def create_game(request: Request) -> JSONResponse:
     clock = clock_of(body, request)
     throttle: CreationThrottle = request.app.state.throttle
     throttle.check(client_address(request), all_bots=all(seat.kind == "bot" for seat in requests))
+    people = people_of(request)
+    account = await people.account_of(request) or await guest_for_cookie_request(request)
+    if body.rated:
+        check_rated(account, requests)
+    name = account.name if account else body.name or ""
     session, given = await hub_of(request).create(
-        game, requests, clock, body.name or "", owner=owner_of(request)
+        game, requests, clock, name, owner=owner_of(request), account=account.id if account else None,
+        rated=body.rated,
     )
     game_id = session.meta.id
     seats = []
@@ -146,6 +156,7 @@ async def create_game(request: Request) -> JSONResponse:
     if wants_cookie(request):
         for number, token in given.tokens.items():
             set_seat_cookie(response, request, game_id, number, token)
+    keep_new_guest(request, response)
     return response
 
 
@@ -154,8 +165,12 @@ async def list_games(request: Request, status: str | None = None) -> dict[str, A
     if status is not None and status not in LOBBY_STATUSES:
         raise ApiError(400, f"unknown status {quoted(status)}; expected one of {', '.join(LOBBY_STATUSES)}",
                        "bad_request")
-    storage = hub_of(request).storage
-    return lobby_document(await storage.run(storage.lobby, status))
+    hub = hub_of(request)
+    games = await hub.storage.run(hub.storage.lobby, status)
+    creators = await hub.storage.run(hub.listings.creators, games)
+    for entry in games:
+        entry["creator"] = creators.get(entry["id"])
+    return lobby_document(games)
 
 
 def document_response(session: GameSession, reader: Player | None) -> Response:
@@ -165,13 +180,13 @@ def document_response(session: GameSession, reader: Player | None) -> Response:
 @router.get("/games/{game_id}")
 async def read_game(request: Request, game_id: str) -> Response:
     session = await hub_of(request).get(game_id)
-    return document_response(session, reading_seat(session, Credentials.of(request)))
+    return document_response(session, reading_seat(session, await credentials_of(request)))
 
 
 @router.get("/games/{game_id}/record")
 async def read_record(request: Request, game_id: str) -> dict[str, Any]:
     session = await hub_of(request).get(game_id)
-    return game_record(session.meta, session.snapshot, reading_seat(session, Credentials.of(request)))
+    return game_record(session.meta, session.snapshot, reading_seat(session, await credentials_of(request)))
 
 
 @router.get("/games/{game_id}/replay/{ply}")
@@ -194,7 +209,7 @@ async def read_replay(request: Request, game_id: str, ply: str) -> dict[str, Any
 async def post_move(request: Request, game_id: str) -> Response:
     data = await read_json(request)
     session = await hub_of(request).get(game_id)
-    seat = acting_seat(session, Credentials.of(request))
+    seat = acting_seat(session, await credentials_of(request))
     if data is None:
         raise ApiError(400, 'a JSON body {"move": "<notation>"} is required', "bad_request")
     body = validate(MoveBody, data)
@@ -206,9 +221,9 @@ async def post_move(request: Request, game_id: str) -> Response:
 async def my_seats(request: Request, game_id: str) -> JSONResponse:
     """The seats this browser's cookies hold; cookies that hold no seat any more are expired."""
     session = await hub_of(request).get(game_id)
-    credentials = Credentials.of(request)
-    response = JSONResponse({"id": game_id, "seats": held_seats(session, credentials.cookies)})
-    for seat in stale_seats(session, credentials.cookies):
+    credentials = await credentials_of(request)
+    response = JSONResponse({"id": game_id, "seats": held_seats(session, credentials)})
+    for seat in stale_seats(session, credentials):
         expire_seat_cookie(response, request, game_id, seat)
     return response
 
@@ -223,7 +238,7 @@ async def claim_seat(request: Request, game_id: str) -> JSONResponse:
     token = bearer_token(request)
     seat = session.seat_of(token)
     assert token is not None
-    held = set(held_seats(session, Credentials.of(request).cookies)) | {seat}
+    held = set(held_seats(session, replace(Credentials.of(request), token=None))) | {seat}
     response = JSONResponse({"id": game_id, "seat": seat, "seats": sorted(held)})
     set_seat_cookie(response, request, game_id, seat, token)
     return response
@@ -233,9 +248,11 @@ async def claim_seat(request: Request, game_id: str) -> JSONResponse:
 async def join_seat(request: Request, game_id: str, seat: int) -> JSONResponse:
     body = validate(JoinBody, await read_json(request) or {})
     session = await _session_with_seat(request, game_id, seat)
+    account = await seat_taker(request, session)
     token = new_token()
-    name = body.name or f"Guest {seat + 1}"
-    await hub_of(request).change(session, lambda s, now: join(s, seat, name, hash_token(token), now))
+    name = account.name if account else body.name or f"Guest {seat + 1}"
+    owner = account.id if account else None
+    await hub_of(request).change(session, lambda s, now: join(s, seat, name, hash_token(token), now, owner))
     return seat_answer(request, game_id, seat, token)
 
 
@@ -244,11 +261,13 @@ async def claim_invite_seat(request: Request, game_id: str, seat: int) -> JSONRe
     """Take an invite seat with its code ``{"invite": "<code>"}``: answered like a join, once."""
     body = validate(ClaimBody, await read_json(request) or {})
     session = await _session_with_seat(request, game_id, seat)
+    account = await seat_taker(request, session)
     token = new_token()
-    name = body.name or f"Guest {seat + 1}"
+    name = account.name if account else body.name or f"Guest {seat + 1}"
+    owner = account.id if account else None
     invite_hash, token_hash = hash_token(body.invite), hash_token(token)
     await hub_of(request).change(
-        session, lambda s, now: claim_invite(s, seat, invite_hash, name, token_hash, now)
+        session, lambda s, now: claim_invite(s, seat, invite_hash, name, token_hash, now, owner)
     )
     return seat_answer(request, game_id, seat, token)
 
@@ -260,6 +279,7 @@ def seat_answer(request: Request, game_id: str, seat: Player, token: str) -> JSO
     )
     if wants_cookie(request):
         set_seat_cookie(response, request, game_id, seat, token)
+    keep_new_guest(request, response)
     return response
 
 
@@ -267,28 +287,28 @@ def seat_answer(request: Request, game_id: str, seat: Player, token: str) -> JSO
 async def resign_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
     snap = await hub_of(request).change(session, lambda s, now: resign(s, seat, now))
-    return game_document(session.meta, snap, seat, Instant.now())
+    return game_document(session.meta, snap, seat, Instant.now(), session.people)
 
 
 @router.post("/games/{game_id}/seats/{seat}/draw")
 async def draw_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
     snap = await hub_of(request).change(session, lambda s, now: offer_draw(s, seat, now))
-    return game_document(session.meta, snap, seat, Instant.now())
+    return game_document(session.meta, snap, seat, Instant.now(), session.people)
 
 
 @router.post("/games/{game_id}/seats/{seat}/draw/decline")
 async def decline_draw_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
     snap = await hub_of(request).change(session, lambda s, now: decline_draw(s, seat, now))
-    return game_document(session.meta, snap, seat, Instant.now())
+    return game_document(session.meta, snap, seat, Instant.now(), session.people)
 
 
 @router.post("/games/{game_id}/seats/{seat}/takeback")
 async def take_back_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
     snap = await hub_of(request).change(session, lambda s, now: take_back(s, seat, now))
-    return game_document(session.meta, snap, seat, Instant.now())
+    return game_document(session.meta, snap, seat, Instant.now(), session.people)
 
 
 @router.post("/games/{game_id}/seats/{seat}/rematch", status_code=201)
@@ -318,5 +338,52 @@ async def _seat_holder(request: Request, game_id: str, seat: Player) -> GameSess
     if data is not None:
         validate(EmptyBody, data)
     session = await _session_with_seat(request, game_id, seat)
-    require_seat(session, Credentials.of(request), seat)
+    require_seat(session, await credentials_of(request), seat)
     return session
+
+
+async def credentials_of(request: Request) -> Credentials:
+    return await people_of(request).credentials(request)
+
+
+async def guest_for_cookie_request(request: Request) -> Account | None:
+    """A page's request (``?cookie=1``) of a browser without a session gets a guest account, kept
+    in the session cookie of the answer (:func:`keep_new_guest`): its seats are the guest's."""
+    if not wants_cookie(request) or SESSION_COOKIE in request.cookies:
+        return None
+    people = people_of(request)
+    people.creation.check(client_address(request))
+    storage = hub_of(request).storage
+    guest = await storage.run(people.accounts.create_guest, iso(Instant.now()))
+    token = await storage.run(people.accounts.open_session, guest.id)
+    request.state.new_session = token
+    return guest
+
+
+def keep_new_guest(request: Request, response: Response) -> None:
+    token = getattr(request.state, "new_session", None)
+    if token:
+        set_session_cookie(response, request, token)
+
+
+async def seat_taker(request: Request, session: GameSession) -> Account | None:
+    """The person taking a seat (a join, an invite): their account, a new guest for a page without
+    a session, or nobody (an API client). A rated game's seats are for signed-in players only."""
+    account = await people_of(request).account_of(request)
+    if session.meta.rated and (account is None or account.is_guest):
+        raise ApiError(401, "a rated game is for signed-in players: sign in first", "sign_in_required")
+    if session.meta.rated and account is not None and session.seats_of_account(account.id):
+        raise ApiError(409, "you hold a seat of this rated game already", "seat_taken")
+    return account or await guest_for_cookie_request(request)
+
+
+def check_rated(account: Account | None, requests: list[SeatRequest]) -> None:
+    """A rated game: created by a signed-in player, between people (open or invite seats) or
+    against bots only (rated apart), never mixed."""
+    if account is None or account.is_guest:
+        raise ApiError(401, "rated games are for signed-in players: sign in first", "sign_in_required")
+    kinds = {request.kind for request in requests}
+    if sum(request.kind == "human" for request in requests) != 1:
+        raise ApiError(400, "a rated game has exactly one seat of its creator ('human')", "bad_request")
+    if "bot" in kinds and kinds - {"bot", "human"}:
+        raise ApiError(400, "a rated game is either between people or against bots only", "bad_request")

@@ -6,10 +6,13 @@ ends in one clear line (:class:`StartError`) instead of a traceback from the app
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import uvicorn
 
 from .app import create_app
 from .config import WS_MAX_BYTES, ServerSettings, database_url
+from .notify import smtp_settings
 from .storage import DatabaseUnavailable, check_database
 
 
@@ -17,20 +20,26 @@ class StartError(Exception):
     """The server cannot start; the message is one line for people."""
 
 
-def prepare(db: str | None) -> tuple[str, ServerSettings]:
-    """The database URL (checked: it opens) and the settings; raises :class:`StartError`."""
+def prepare(db: str | None, smtp: str | None = None) -> tuple[str, ServerSettings]:
+    """The database URL (checked: it opens) and the settings (``smtp``: the SMTP server's URL for
+    e-mail notifications, over ``$LUDOTHEQUE_SMTP``); raises :class:`StartError`."""
     url = database_url(db)
     try:
         check_database(url)
         settings = ServerSettings.from_env()
+        if smtp:
+            settings = replace(settings, smtp=smtp)
+        if settings.smtp:
+            smtp_settings(settings.smtp)
     except (DatabaseUnavailable, ValueError) as error:
         raise StartError(str(error)) from None
     return url, settings
 
 
-def run_server(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
+def run_server(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, smtp: str | None = None
+               ) -> None:
     """Check the database, then serve until interrupted; raises :class:`StartError`."""
-    url, settings = prepare(db)
+    url, settings = prepare(db, smtp)
     serve_checked(host, port, url, settings)
 
 

@@ -32,17 +32,17 @@ SEATS_HELP = "one entry per player: 'human' (the creator's), 'open' (anyone may 
     "'invite' (whoever brings the invite code) or 'bot:<level>' (random, easy, medium, hard)"
 
 
-class _Strict(BaseModel):
+class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class FischerClock(_Strict):
+class FischerClock(Strict):
     type: Literal["fischer"]
     minutes: Annotated[float, Field(gt=0, le=24 * 60)]
     increment: Annotated[float, Field(ge=0, le=3600)] = 0
 
 
-class CorrespondenceClock(_Strict):
+class CorrespondenceClock(Strict):
     type: Literal["correspondence"]
     days: Annotated[int, Field(ge=1, le=60)]
 
@@ -50,56 +50,82 @@ class CorrespondenceClock(_Strict):
 ClockBody = Annotated[FischerClock | CorrespondenceClock, Field(discriminator="type")]
 
 
-class CreateGame(_Strict):
+class CreateGame(Strict):
     game: Annotated[str, Field(description="a game id, as /api/catalog lists them", max_length=40)]
     variant: Annotated[str | None, Field(description="default when left out", max_length=40)] = None
     players: Annotated[int | None, Field(description="default when left out")] = None
     seats: Annotated[list[str], Field(min_length=1, max_length=8, description=SEATS_HELP)]
     clock: ClockBody | None = None
-    name: Annotated[Name | None, Field(description="the creator's name on human seats")] = None
+    name: Annotated[Name | None, Field(description="the creator's name on human seats (a signed-in "
+                                       "player's or guest's seats bear their account's name)")] = None
+    rated: Annotated[bool, Field(description="rated (changes ratings once over) or casual (default)",
+                                 strict=True)] = False
 
 
-class JoinBody(_Strict):
+class JoinBody(Strict):
     name: Name | None = None
 
 
-class ClaimBody(_Strict):
+class ClaimBody(Strict):
     invite: Annotated[str, Field(min_length=1, max_length=100)]
     name: Name | None = None
 
 
-class MoveBody(_Strict):
+class MoveBody(Strict):
     move: Annotated[str, Field(max_length=1000)]
     ply: Annotated[int, Field(ge=0)] | None = None
 
 
-class EmptyBody(_Strict):
+class EmptyBody(Strict):
     pass
 
 
-class MoveMessage(_Strict):
+class SignBody(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    password: Annotated[str, Field(min_length=1, max_length=1000)]
+
+
+class PasswordChange(Strict):
+    password: Annotated[str, Field(min_length=1, max_length=1000)]
+    new_password: Annotated[str, Field(min_length=1, max_length=1000)]
+
+
+class NameBody(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class EmailBody(Strict):
+    email: Annotated[str | None, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+$")] = None
+    notify: Annotated[bool, Field(strict=True)] = False
+
+
+class TokenBody(Strict):
+    label: Annotated[str | None, Field(min_length=1, max_length=40)] = None
+
+
+class MoveMessage(Strict):
     type: Literal["move"]
     move: Annotated[str, Field(max_length=1000)]
     ply: Annotated[int, Field(ge=0)] | None = None
 
 
-class ResignMessage(_Strict):
+class ResignMessage(Strict):
     type: Literal["resign"]
 
 
-class DrawMessage(_Strict):
+class DrawMessage(Strict):
     type: Literal["draw"]
 
 
-class DeclineDrawMessage(_Strict):
+class DeclineDrawMessage(Strict):
     type: Literal["decline_draw"]
 
 
-class TakebackMessage(_Strict):
+class TakebackMessage(Strict):
     type: Literal["takeback"]
 
 
-class PingMessage(_Strict):
+class PingMessage(Strict):
     type: Literal["ping"]
 
 

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.contract import Player
 from .clocks import Instant
@@ -45,6 +46,10 @@ class GameSession:
     room: Room = field(default_factory=Room)
     flag_timer: asyncio.TimerHandle | None = None
     bot_task: asyncio.Task[None] | None = None
+    # Each seat's person as documents show them: player name, rating, the game's rating change.
+    people: dict[Player, dict[str, Any]] = field(default_factory=dict)
+    # (seat, muted seat) pairs of the chat, read once from the database.
+    mutes: set[tuple[int, int]] | None = None
     _texts: dict[Player | None, str] = field(default_factory=dict)
     _texts_of: Snapshot | None = None
 
@@ -54,12 +59,17 @@ class GameSession:
         time of reading."""
         snap = self.snapshot
         if snap.clock is not None and snap.clock.running is not None:
-            return encode(game_document(self.meta, snap, reader, now))
+            return encode(game_document(self.meta, snap, reader, now, self.people))
         if self._texts_of is not snap:
             self._texts, self._texts_of = {}, snap
         if reader not in self._texts:
-            self._texts[reader] = encode(game_document(self.meta, snap, reader, now))
+            self._texts[reader] = encode(game_document(self.meta, snap, reader, now, self.people))
         return self._texts[reader]
+
+    def set_people(self, people: dict[Player, dict[str, Any]]) -> None:
+        """New facts about the seats' people: documents are built again."""
+        self.people = people
+        self._texts_of = None
 
     def seat_holding(self, token: str) -> Player | None:
         """The seat ``token`` holds, ``None`` when it holds none of this game."""
@@ -68,6 +78,10 @@ class GameSession:
             if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
                 return number
         return None
+
+    def seats_of_account(self, account: str) -> list[Player]:
+        """The seats the account ``account`` holds."""
+        return [number for number, seat in enumerate(self.snapshot.seats) if seat.account == account]
 
     def seat_of(self, token: str | None) -> Player:
         """The seat ``token`` holds; raises ``ApiError`` 401 when missing or foreign."""

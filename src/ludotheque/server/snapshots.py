@@ -43,6 +43,8 @@ class Seat:
     token_hash: str | None = None
     bot_seed: int | None = None
     invite_hash: str | None = None
+    # The account (player or guest) whose seat it is, from any browser it signs in on.
+    account: str | None = None
 
     @property
     def is_filled(self) -> bool:
@@ -60,6 +62,10 @@ class GameMeta:
     rematch_of: str | None = None
     # Whose game it is for the bots' fair queue: a digest of the creator's address.
     owner: str = ""
+    # Rated games change their players' ratings once over (chosen at creation).
+    rated: bool = False
+    # The account that created the game, if any.
+    creator: str | None = None
 
 
 @dataclass(frozen=True)
@@ -285,15 +291,17 @@ def take_back(snap: Snapshot, seat: Player, now: Instant) -> Snapshot:
     )
 
 
-def join(snap: Snapshot, seat: Player, name: str, token_hash: str, now: Instant) -> Snapshot:
-    """A guest takes the open ``seat``; the game starts once every seat is filled."""
+def join(snap: Snapshot, seat: Player, name: str, token_hash: str, now: Instant,
+         account: str | None = None) -> Snapshot:
+    """A person (of ``account``, if any) takes the open ``seat``; the game starts once every seat
+    is filled."""
     if snap.seats[seat].kind != "open":
         raise ApiError(409, f"seat {seat} is not open", "seat_taken")
-    return begin(_with_seat(snap, seat, Seat("human", name, token_hash=token_hash)), now)
+    return begin(_with_seat(snap, seat, Seat("human", name, token_hash=token_hash, account=account)), now)
 
 
 def claim_invite(snap: Snapshot, seat: Player, invite_hash: str, name: str, token_hash: str,
-                 now: Instant) -> Snapshot:
+                 now: Instant, account: str | None = None) -> Snapshot:
     """The person with the invite code takes the invite ``seat`` (once); the game starts once
     every seat is filled. 403 ``invite_invalid`` for a wrong code, 409 ``invite_claimed`` after."""
     kept = snap.seats[seat]
@@ -301,7 +309,8 @@ def claim_invite(snap: Snapshot, seat: Player, invite_hash: str, name: str, toke
         raise ApiError(403, f"this is not the invite code of seat {seat}", "invite_invalid")
     if kept.kind != "invite":
         raise ApiError(409, f"the invite of seat {seat} has already been claimed", "invite_claimed")
-    return begin(_with_seat(snap, seat, replace(kept, kind="human", name=name, token_hash=token_hash)), now)
+    taken = replace(kept, kind="human", name=name, token_hash=token_hash, account=account)
+    return begin(_with_seat(snap, seat, taken), now)
 
 
 def claim(snap: Snapshot, seat: Player, token_hash: str, now: Instant) -> Snapshot:

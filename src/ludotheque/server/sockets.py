@@ -27,7 +27,8 @@ from .clocks import Instant
 from .config import CLOSE_TIMEOUT_S, MAX_BODY_BYTES, SEND_TIMEOUT_S
 from .errors import ApiError
 from .hub import Hub, Operation
-from .identity import Credentials, check_socket_origin, reading_seat
+from .identity import check_socket_origin, reading_seat
+from .people import people_of
 from .rooms import Connection, encode
 from .schemas import (
     DeclineDrawMessage,
@@ -37,6 +38,7 @@ from .schemas import (
     ResignMessage,
     TakebackMessage,
     WsMessage,
+    parse_json,
     parse_ws_message,
 )
 from .sessions import GameSession
@@ -59,7 +61,7 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
     try:
         check_socket_origin(socket, hub.settings.allowed_origins)
         session = await hub.get(game_id)
-        reader = reading_seat(session, Credentials.of(socket, token or None))
+        reader = reading_seat(session, await people_of(socket).credentials(socket, token or None))
     except ApiError as error:
         await _refuse(socket, error)
         return
@@ -83,6 +85,54 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
             log.error("WebSocket of game %s failed", game_id, exc_info=failure)
     if not gone:  # dropped for not reading: say so if the client still takes frames
         await connection.close()
+
+
+@router.websocket("/api/me/ws")
+async def person_socket(socket: WebSocket, token: str | None = None) -> None:
+    """The person's own socket (session cookie, or ``?token=<personal token>``): ``{"type":
+    "turns", "count", "games"}`` on connect and whenever it changes, and what happens to them
+    (``your_turn``, ``game_over``, ``matched``); answers pings."""
+    await socket.accept()
+    hub: Hub = socket.app.state.hub
+    try:
+        check_socket_origin(socket, hub.settings.allowed_origins)
+        account = await people_of(socket).account_of(socket, token or None)
+        if account is None:
+            raise ApiError(401, "sign in, or give ?token=<personal token>", "sign_in_required")
+    except ApiError as error:
+        await _refuse(socket, error)
+        return
+    connection = Connection(socket, None)
+    hub.people_sockets.add(account.id, connection)
+    writer = connection.start()
+    await hub.tell_turns({account.id})
+    listener = asyncio.get_running_loop().create_task(_listen_person(connection))
+    try:
+        await asyncio.wait({writer, listener}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        hub.people_sockets.remove(account.id, connection)
+        gone = listener.done()
+        listener.cancel()
+        connection.drop()
+        await asyncio.wait({writer, listener})
+    if not gone:
+        await connection.close()
+
+
+async def _listen_person(connection: Connection) -> None:
+    while True:
+        message = await connection.socket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        try:
+            raw = message.get("text")
+            if raw is None or len(raw) > MAX_BODY_BYTES:
+                raise ApiError(400, "send small JSON text messages", "bad_request")
+            if not isinstance(parsed := parse_json(raw), dict) or parsed.get("type") != "ping":
+                raise ApiError(400, "this socket only answers {\"type\": \"ping\"}", "bad_request")
+            connection.offer(encode({"type": "pong"}))
+        except ApiError as error:
+            connection.offer(error_message(error))
 
 
 async def _refuse(socket: WebSocket, error: ApiError) -> None:

@@ -111,6 +111,8 @@ class Storage:
                     created=meta.created,
                     rematch_of=meta.rematch_of,
                     owner=meta.owner or None,
+                    rated=meta.rated,
+                    creator=meta.creator,
                     **_game_values(snap),
                 )
             )
@@ -187,20 +189,32 @@ class Storage:
             return found.first() is not None
 
     def delete_waiting(self, before: float) -> list[str]:
-        """Delete the games still waiting for a person, untouched since ``before`` (epoch
-        seconds); returns their ids."""
+        """Delete the casual games still waiting for a person, untouched since ``before`` (epoch
+        seconds); returns their ids. (Rated ones are archived, never deleted.)"""
         games = tables.games.c
         with self.engine.begin() as connection:
-            ids = list(
-                connection.execute(
-                    select(games.id).where(games.status == "waiting", games.updated < before)
-                ).scalars()
-            )
+            stale = (games.status == "waiting", games.updated < before)
+            rated = update(tables.games).where(*stale, games.rated.is_(True))
+            connection.execute(rated.values(archived=True))
+            ids = list(connection.execute(select(games.id).where(*stale, games.rated.is_(False))).scalars())
             if ids:
                 connection.execute(delete(tables.moves).where(tables.moves.c.game_id.in_(ids)))
                 connection.execute(delete(tables.seats).where(tables.seats.c.game_id.in_(ids)))
                 connection.execute(delete(tables.games).where(games.id.in_(ids)))
         return ids
+
+    def archive_guest_games(self, before: float) -> int:
+        """Archive the games untouched since ``before`` (epoch seconds) that no signed-in player
+        holds a seat of (guests', or nobody's): they leave every list, stay readable by id, and
+        are never deleted. Returns how many were archived."""
+        games, seats, accounts = tables.games.c, tables.seats.c, tables.accounts.c
+        players = select(seats.game_id).join(tables.accounts, accounts.id == seats.account_id).where(
+            accounts.is_guest.is_(False))
+        with self.engine.begin() as connection:
+            done = connection.execute(update(tables.games).where(
+                games.archived.is_(False), games.updated < before, games.id.not_in(players)
+            ).values(archived=True))
+        return int(done.rowcount or 0)
 
     def abandoned_ids(self, before: float) -> list[str]:
         """Games being played without a clock, untouched since ``before`` (epoch seconds)."""
@@ -213,7 +227,8 @@ class Storage:
 
     def lobby(self, status: str | None) -> list[dict[str, Any]]:
         """The most recently changed games (``status``: open, playing or over), for the lobby."""
-        query = select(tables.games).order_by(tables.games.c.updated.desc()).limit(LOBBY_LIMIT)
+        query = (select(tables.games).where(tables.games.c.archived.is_(False))
+                 .order_by(tables.games.c.updated.desc()).limit(LOBBY_LIMIT))
         if status == "open":
             open_games = select(tables.seats.c.game_id).where(tables.seats.c.kind == "open")
             query = query.where(tables.games.c.status == "waiting", tables.games.c.id.in_(open_games))
@@ -312,6 +327,7 @@ def _game_values(snap: Snapshot) -> dict[str, Any]:
         "started": snap.started,
         "ended": snap.ended,
         "updated": time.time(),
+        "to_move": snap.seat_to_move(),
     }
 
 
@@ -324,6 +340,7 @@ def _seat_values(snap: Snapshot, number: int) -> dict[str, Any]:
         "token_hash": seat.token_hash,
         "bot_seed": seat.bot_seed,
         "invite_hash": seat.invite_hash,
+        "account_id": seat.account,
         "remaining_ms": snap.clock.remaining_ms[number] if snap.clock else None,
     }
 
@@ -353,7 +370,8 @@ def _restore(
     row: dict[str, Any], seat_rows: list[dict[str, Any]], texts: list[str]
 ) -> tuple[GameMeta, Snapshot]:
     game = load_game(row["game"], variant=row["variant"], players=row["players"])
-    meta = GameMeta(row["id"], game, row["seed"], row["created"], row["rematch_of"], row["owner"] or "")
+    meta = GameMeta(row["id"], game, row["seed"], row["created"], row["rematch_of"], row["owner"] or "",
+                    bool(row["rated"]), row["creator"])
     start = state = game.new_state(seed=row["seed"])
     movers = []
     hidden = [hidden_facts(start)]
@@ -363,7 +381,8 @@ def _restore(
         state = state.play(move)
         hidden.append(hidden_facts(state))
     seats = tuple(
-        Seat(r["kind"], r["name"], r["level"], r["token_hash"], r["bot_seed"], r["invite_hash"])
+        Seat(r["kind"], r["name"], r["level"], r["token_hash"], r["bot_seed"], r["invite_hash"],
+             r["account_id"])
         for r in seat_rows
     )
     snap = Snapshot(
@@ -406,6 +425,9 @@ def _lobby_entry(row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, 
         "result": json.loads(row["result"]) if row["result"] else None,
         "clock": json.loads(row["clock"]) if row["clock"] else None,
         "seats": seats,
+        "rated": bool(row["rated"]),
+        # The creator's account id: the routes replace it by their name and rating.
+        "creator": row["creator"],
         "created": row["created"],
         "started": row["started"],
         "ended": row["ended"],

@@ -69,3 +69,24 @@ def client_address(connection: HTTPConnection) -> str:
 def owner_of(connection: HTTPConnection) -> str:
     """Whose games these are, for the bots' fair queue: a digest, so that no address is stored."""
     return hashlib.sha256(client_address(connection).encode()).hexdigest()[:16]
+
+
+class KeyedThrottle:
+    """A limit (``limits`` notation) on what one key does (a person's chat lines in a game);
+    ``None`` turns it off. A refused action answers 429 ``rate_limited`` and counts nothing."""
+
+    def __init__(self, limit: str | None, what: str) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._items = parse_many(limit) if limit else []
+        self._what = what
+
+    def check(self, key: str) -> None:
+        for item in self._items:
+            if not self._limiter.test(item, key):
+                reset = self._limiter.get_window_stats(item, key).reset_time
+                seconds = max(1, math.ceil(reset - time.time()))
+                window = f"{item.multiples} {item.GRANULARITY.name}"
+                raise ApiError(429, f"too many {self._what}: at most {item.amount} per {window}; retry in "
+                               f"{seconds} s", "rate_limited", headers={"Retry-After": str(seconds)})
+        for item in self._items:
+            self._limiter.hit(item, key)

@@ -12,13 +12,16 @@
 import { api, apiText, ApiError, gamePath, heldSeats, inviteHandoff, migrateLegacyTokens } from "./api.js";
 import { handleArrow, setRovingCell } from "./boardnav.js";
 import { ClockDisplay, deadlineOf, formatDeadline, formatSeconds, timeControlText } from "./clock.js";
+import { Chat } from "./chat.js";
 import { el, pathId } from "./dom.js";
 import { currentLanguage, errorText, gameWord, nameOf, pick, translatePage } from "./i18n.js";
 import { claimFromAddress, keepInvites, linksToHandOut } from "./invites.js";
 import { LiveGame } from "./live.js";
 import { fillMoveList } from "./movelist.js";
 import { outcomeText } from "./outcome.js";
+import { loadPerson, showPerson } from "./person.js";
 import { MovePicker } from "./picker.js";
+import { showCount, watchPerson } from "./turns.js";
 import { drawOffers, hasBot, readSeats } from "./seats.js";
 
 const lang = currentLanguage();
@@ -49,7 +52,13 @@ const GENERIC_BOARD = "/static/games/generic.js";
 
 start().catch((error) => showMessage(errorText(lang, error)));
 
+let chat = null;
+
 async function start() {
+  loadPerson().then((person) => {
+    showPerson(person, t);
+    if (person) watchPerson((message) => message.type === "turns" && showCount(message.count));
+  });
   page.catalog = await api("GET", "/api/catalog").catch(() => null);
   const kinds = catalogGames().map((entry) => entry.id);
   if (kinds.includes(page.id)) {
@@ -68,7 +77,10 @@ async function start() {
     if (error instanceof ApiError && error.status === 404) throw new Error(t("game.notFound"));
     throw error;
   }
-  page.live = new LiveGame(page.id, onDocument, onConnection);
+  chat = new Chat(page.id, t, lang);
+  page.live = new LiveGame(page.id, onDocument, onConnection, (message) => {
+    if (message.type === "chat" && message.line) chat.receive(message.line);
+  });
   // The link's seat; otherwise the server's choice: the held seat to move, or the first.
   page.live.connect(seat);
   wireControls();
@@ -104,6 +116,7 @@ async function onDocument(doc, { isReply = false } = {}) {
     page.live.connect(doc.to_move);
     return;
   }
+  chat.setSeat(typeof doc.seat === "number" ? doc.seat : null);
   page.picker.setLegal(doc.legal_moves ?? [], doc.view);
   if (doc.status !== "over") page.replayPly = null;
   if (doc.status !== "playing") page.askingResign = false;
@@ -131,7 +144,7 @@ function setupStaticParts(doc) {
   const facts = gameFacts(doc.game);
   const title = facts ? pick(facts.title, lang) : doc.game;
   $("#game-title").textContent = title;
-  document.title = `${title} — Ludothèque`;
+  document.title = `${document.title.match(/^\(\d+\) /)?.[0] ?? ""}${title} — Ludothèque`;
   const rules = $("#rules-link");
   rules.href = `/rules/${encodeURIComponent(doc.game)}`;
   $("#memory-option").hidden = !page.board.hasMemoryMode;
@@ -290,6 +303,37 @@ function seatHolder(seat) {
   return seat.name || t("game.human");
 }
 
+/** A seat's person, linking to a player's page, with their rating (and the game's change). */
+function holderElement(seat, entry) {
+  const words = entry.player ? el("a", { href: `/players/${encodeURIComponent(entry.player)}` }, entry.player)
+    : seatHolder(seat);
+  const rating = entry.rating ? `${entry.rating.rating}${entry.rating.provisional ? "?" : ""}` : null;
+  const change = typeof entry.rating_change === "number"
+    ? ` ${entry.rating_change >= 0 ? "+" : "−"}${Math.abs(entry.rating_change)}` : "";
+  return el("span", { class: "holder" }, words,
+    rating ? el("span", { class: "seat-rating", "data-rating": entry.rating.rating }, ` (${rating}${change})`) : null);
+}
+
+function muteButton(seat) {
+  const isMuted = chat.muted.has(seat);
+  return el("button", { type: "button", class: "secondary mute", "aria-pressed": String(isMuted),
+    onclick: () => toggleMute(seat) }, t(isMuted ? "chat.unmute" : "chat.mute"));
+}
+
+async function toggleMute(seat) {
+  const me = mySeat();
+  if (me === null) return;
+  try {
+    const body = { seat, muted: !chat.muted.has(seat) };
+    const answer = await api("POST", `${gamePath(page.id)}/seats/${me}/mute`, { body });
+    chat.muted = new Set(answer.muted);
+    renderSeats(page.doc);
+    await chat.show(chat.room);
+  } catch (error) {
+    showMessage(errorText(lang, error));
+  }
+}
+
 function seatBadge(seat) {
   return page.board.seatBadge?.(seat, page.doc.players, lang, page.doc.view) ?? String(seat + 1);
 }
@@ -303,9 +347,10 @@ function renderSeats(doc) {
     const item = el("li", { class: `seat${doc.to_move === seat.seat && doc.status === "playing" ? " to-move" : ""}`,
       "data-seat": seat.seat },
       el("span", { class: `seat-mark seat-${seat.seat}`, "aria-hidden": "true" }, seatBadge(seat.seat)),
-      el("span", { class: "seat-name" }, `${seatName(seat.seat)} — ${seatHolder(seat)}`),
+      el("span", { class: "seat-name" }, `${seatName(seat.seat)} — `, holderElement(seat, doc.seats?.[seat.seat] ?? {})),
       el("span", { class: "clock", "data-clock": seat.seat }, ""));
     if (seat.seat === mySeat()) item.classList.add("mine");
+    else if (mySeat() !== null && seat.kind === "human") item.append(muteButton(seat.seat));
     list.append(item);
     if (seat.kind === "open" && doc.status !== "over") {
       const button = el("button", { type: "button", class: "join-seat", onclick: () => joinSeat(seat.seat) },
@@ -362,6 +407,7 @@ function renderFacts(doc) {
     { label: t("form.variant"), value: gameWord(gameFacts(), "variant", doc.variant ?? "standard", lang) },
     { label: t("game.phase"), value: gameWord(gameFacts(), "phase", view.phase ?? "", lang) },
     { label: t("game.timeControl"), value: timeControlText(doc.clock, t) ?? t("game.noClock") },
+    { label: t("game.rating"), value: t(doc.rated ? "lobby.rated" : "lobby.casual") },
   ];
   facts.push(...page.board.facts(view, lang, { memory: $("#memory").checked }));
   $("#facts").replaceChildren(...facts.flatMap(({ label, value }) => [el("dt", {}, label), el("dd", {}, value)]));

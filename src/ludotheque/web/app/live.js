@@ -10,11 +10,13 @@ export class LiveGame {
    * @param {string} gameId
    * @param {(doc: object) => void} onDocument called with every new document
    * @param {(connected: boolean) => void} onStatus called when the connection goes up or down
+   * @param {(message: object) => void} onMessage called with the socket's typed messages (chat)
    */
-  constructor(gameId, onDocument, onStatus = () => {}) {
+  constructor(gameId, onDocument, onStatus = () => {}, onMessage = () => {}) {
     this.gameId = gameId;
     this.onDocument = onDocument;
     this.onStatus = onStatus;
+    this.onMessage = onMessage;
     this.seat = null;
     this.socket = null;
     this.retries = 0;
@@ -71,6 +73,7 @@ export class LiveGame {
       }
       // The socket may also carry small typed messages; only full documents redraw the page.
       if (doc && doc.id !== undefined && doc.view !== undefined) this.onDocument(doc);
+      else if (doc && typeof doc.type === "string") this.onMessage(doc);
     };
     socket.onclose = () => {
       if (this.closed || this.socket !== socket) return;

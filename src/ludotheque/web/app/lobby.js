@@ -7,15 +7,21 @@
 import { api, gamePath, inviteHandoff } from "./api.js";
 import { el } from "./dom.js";
 import { currentLanguage, errorText, gameWord, nameOf, pick, translatePage } from "./i18n.js";
+import { formatDeadline, timeControlText } from "./clock.js";
+import { loadPerson, showPerson } from "./person.js";
+import { notify, showCount, watchPerson } from "./turns.js";
 
 const lang = currentLanguage();
 const t = translatePage(lang);
 const $ = (selector) => document.querySelector(selector);
 let catalog = [];
+let person = null;
 
 init();
 
 async function init() {
+  person = await loadPerson({ makeGuest: true });
+  showPerson(person, t);
   try {
     const answer = await api("GET", "/api/catalog");
     catalog = Array.isArray(answer) ? answer : answer.games ?? [];
@@ -25,10 +31,52 @@ async function init() {
   fillCards();
   fillGameChoice();
   wireForm();
+  $("#rated-option").hidden = !person || person.guest;
   $("#refresh").addEventListener("click", refreshLists);
+  wireNotifications();
   await refreshLists();
   setInterval(refreshLists, 15000);
+  if (person) watchPerson(onPersonMessage);
   document.body.dataset.ready = "true";
+}
+
+/** The person's socket: the live "your turn" count, correspondence news, matched seeks. */
+function onPersonMessage(message) {
+  if (message.type === "turns") {
+    showTurnCount(message.count);
+    refreshMyGames();
+  } else if (message.type === "your_turn") {
+    notify(t("notify.yourTurnTitle"), t("notify.yourTurn", { game: gameTitle(message.name) }), message.game);
+  } else if (message.type === "game_over") {
+    notify(t("notify.overTitle"), t(message.reason === "time" ? "notify.overOnTime" : "notify.over",
+      { game: gameTitle(message.name) }), message.game);
+  } else if (message.type === "matched") {
+    notify(t("notify.matchedTitle"), t("notify.matched", { game: gameTitle(message.name) }), message.game);
+    if (waitingForMatch) location.assign(`/play/${encodeURIComponent(message.game)}`);
+    refreshLists();
+  }
+}
+
+function gameTitle(gameId) {
+  const entry = facts(gameId);
+  return entry ? pick(entry.title, lang) : gameId;
+}
+
+function showTurnCount(count) {
+  showCount(count);
+  $("#turn-count").textContent = count > 0 ? t("lobby.yourTurnCount", { n: count }) : "";
+}
+
+function wireNotifications() {
+  const line = $("#notify-line");
+  const show = () => {
+    line.hidden = !person || typeof Notification === "undefined" || Notification.permission !== "default";
+  };
+  $("#allow-notifications").addEventListener("click", async () => {
+    await Notification.requestPermission();
+    show();
+  });
+  show();
 }
 
 function facts(gameId) {
@@ -103,6 +151,13 @@ function wireForm() {
   };
   for (const radio of form.querySelectorAll('input[name="clock"]')) radio.addEventListener("change", showClockDetails);
   showClockDetails();
+  $("#seek-button").addEventListener("click", async () => {
+    try {
+      await seekGame(form);
+    } catch (error) {
+      $("#create-message").textContent = errorText(lang, error);
+    }
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]");
@@ -125,12 +180,32 @@ function readClock(form) {
   return null;
 }
 
+let waitingForMatch = false;
+
+/** Seek an opponent with the form's game, variant, players, clock, rated-ness and rating range. */
+async function seekGame(form) {
+  const range = (name) => (form.elements[name].value === "" ? null : Number(form.elements[name].value));
+  const answer = await api("POST", "/api/seeks", {
+    body: { game: form.elements.game.value, variant: form.elements.variant.value,
+      players: Number(form.elements.players.value), clock: readClock(form), rated: form.elements.rated.checked,
+      rating_min: range("rating_min"), rating_max: range("rating_max") },
+  });
+  if (answer.matched) {
+    location.assign(`/play/${encodeURIComponent(answer.id)}`);
+    return;
+  }
+  waitingForMatch = true;
+  $("#create-message").textContent = t("lobby.seeking");
+  await refreshLists();
+}
+
 async function createGame(form) {
   const players = Number(form.elements.players.value);
   const seats = [...form.querySelectorAll("#form-seats select")].map((select) => select.value);
   // `?cookie=1`: the server keeps this browser's seat tokens in HttpOnly cookies.
   const created = await api("POST", "/api/games?cookie=1", {
-    body: { game: form.elements.game.value, variant: form.elements.variant.value, players, seats, clock: readClock(form) },
+    body: { game: form.elements.game.value, variant: form.elements.variant.value, players, seats,
+      clock: readClock(form), rated: form.elements.rated.checked },
   });
   // The invite links of the friends' seats, to hand out from the game page (never stored
   // here). The creator holds no token for them: the first browser that opens one gets it.
@@ -144,12 +219,81 @@ function listOf(answer) {
 }
 
 async function refreshLists() {
-  const [open, playing] = await Promise.all([
+  const [open, playing, seeks] = await Promise.all([
     api("GET", "/api/games?status=open").catch(() => []),
     api("GET", "/api/games?status=playing").catch(() => []),
+    api("GET", "/api/seeks").catch(() => ({ seeks: [] })),
+    refreshMyGames(),
   ]);
   fillList($("#open-games"), listOf(open), true);
   fillList($("#playing-games"), listOf(playing), false);
+  fillSeeks(seeks?.seeks ?? []);
+}
+
+/** "Your games": opponents, whose turn, the clock or deadline, "your turn" marked first. */
+async function refreshMyGames() {
+  if (!person) return;
+  let answer;
+  try {
+    answer = await api("GET", "/api/me/games");
+  } catch {
+    return;
+  }
+  showTurnCount(answer.your_turn);
+  const list = $("#my-games");
+  if (answer.games.length === 0) {
+    list.replaceChildren(el("li", { class: "muted" }, t("lobby.none")));
+    return;
+  }
+  list.replaceChildren(...answer.games.map((game) => {
+    const opponents = game.seats.filter((seat) => !game.my_seats.includes(seat.seat)).map(seatWords).join(", ");
+    const whose = game.status === "waiting" ? t("lobby.waitingForPlayers")
+      : game.your_turn ? t("lobby.yourTurn")
+      : t("lobby.theirTurn", { name: seatWords(game.seats.find((seat) => seat.seat === game.to_move) ?? {}) });
+    const clock = game.deadline ? t("lobby.deadline", { when: formatDeadline(new Date(game.deadline), lang) })
+      : timeControlText(game.clock, t) ?? t("game.noClock");
+    return el("li", { "data-id": game.id, class: game.your_turn ? "your-turn" : "" },
+      el("strong", { class: "whose" }, whose),
+      el("span", { class: "what" }, `${gameTitle(game.game)} · ${t("lobby.against", { names: opponents || "—" })}`),
+      el("span", { class: "muted" }, clock),
+      el("a", { href: `/play/${encodeURIComponent(game.id)}`, class: "watch" }, t("lobby.open_game")));
+  }));
+}
+
+function seatWords(seat) {
+  if (seat.kind === "bot") return t("game.bot", { level: nameOf(t, "level", seat.level ?? "?") });
+  if (seat.kind === "open" || seat.kind === "invite") return t("game.open");
+  return seat.name || t("game.human");
+}
+
+function ratingWords(rating) {
+  if (!rating) return t("lobby.unrated");
+  return `${rating.rating}${rating.provisional ? "?" : ""}`;
+}
+
+function fillSeeks(seeks) {
+  const list = $("#seeks");
+  if (seeks.length === 0) {
+    list.replaceChildren(el("li", { class: "muted" }, t("lobby.none")));
+    return;
+  }
+  list.replaceChildren(...seeks.map((seek) => {
+    const mine = person && seek.name === person.name;
+    const item = el("li", { "data-seek": seek.id },
+      el("span", { class: "what" }, `${gameTitle(seek.game)} · ${gameWord(facts(seek.game), "variant", seek.variant, lang)}`
+        + ` · ${timeControlText(seek.clock, t) ?? t("game.noClock")} · ${t(seek.rated ? "lobby.rated" : "lobby.casual")}`),
+      el("span", {}, `${seek.name} (${seek.rating})`));
+    if (mine) {
+      item.append(el("button", { type: "button", class: "secondary", onclick: () => cancelSeek(seek.id) }, t("lobby.cancelSeek")));
+    }
+    return item;
+  }));
+}
+
+async function cancelSeek(id) {
+  await api("DELETE", `/api/seeks/${encodeURIComponent(id)}`).catch(() => null);
+  waitingForMatch = false;
+  await refreshLists();
 }
 
 function openSeatsOf(game) {
@@ -168,9 +312,13 @@ function fillList(list, games, isOpen) {
   list.replaceChildren(...games.map((game) => {
     const entry = facts(game.game);
     const title = entry ? pick(entry.title, lang) : game.game;
+    const control = timeControlText(game.clock, t) ?? t("game.noClock");
     const item = el("li", { "data-id": game.id },
       el("img", { src: entry?.picture ?? "/static/img/logo.svg", alt: "", width: 40, height: 30 }),
-      el("span", { class: "what" }, `${title} · ${gameWord(entry, "variant", game.variant ?? "standard", lang)} · ${t("lobby.players", { n: game.players ?? "?" })}`),
+      el("span", { class: "what" }, `${title} · ${gameWord(entry, "variant", game.variant ?? "standard", lang)} · ${t("lobby.players", { n: game.players ?? "?" })} · ${control} · ${t(game.rated ? "lobby.rated" : "lobby.casual")}`),
+      game.creator ? el("span", { class: "creator" }, game.creator.guest ? game.creator.name
+        : el("a", { href: `/players/${encodeURIComponent(game.creator.name)}` }, game.creator.name),
+      ` (${ratingWords(game.creator.rating)})`) : null,
       el("a", { href: `/play/${encodeURIComponent(game.id)}`, class: "watch" }, t("lobby.watch")));
     if (isOpen) {
       for (const seat of openSeatsOf(game)) {

@@ -1,0 +1,58 @@
+"""The bots' public ratings, calibrated from the arena: each level's score against the level below
+(``ludotheque arena``, figures of 2026-11-23 in the README and ``benchmarks/results``) is turned
+into a rating difference with the logistic curve that Glicko's expected score uses, from the random
+bot anchored at ``RANDOM_ANCHOR``. A player sees "hard ≈ 2180" beside Pylos's hardest bot, and
+games against bots are rated against these fixed numbers (they never move).
+
+>>> bot_rating("pylos", 2, "random"), bot_rating("pylos", 2, "hard")
+(600, 2180)
+>>> bot_rating("nim", 2, "hard") is None
+True
+>>> difference(0.5), difference(0.76)
+(0, 200)
+"""
+
+from __future__ import annotations
+
+import math
+
+RANDOM_ANCHOR = 600
+# A level that won every game is not infinitely stronger: the score is capped at this.
+MAX_SCORE = 0.99
+LEVELS = ("random", "easy", "medium", "hard")
+# (game, players): the arena's score of easy against random, medium against easy, hard against medium.
+ARENA_SCORES: dict[tuple[str, int], tuple[float, float, float]] = {
+    ("pylos", 2): (0.99, 0.88, 0.925),
+    ("expion", 2): (0.975, 0.99, 0.9875),
+    ("expion", 3): (0.935, 0.98, 0.7625),
+    ("expion", 4): (0.955, 0.95, 0.975),
+    ("plimil", 2): (1.0, 0.77, 0.85),
+    ("imbrication", 2): (0.915, 0.735, 0.8125),
+}
+
+
+def difference(score: float) -> int:
+    """The rating difference that makes ``score`` the expected score (400·log10(s / (1 − s)))."""
+    capped = min(max(score, 1 - MAX_SCORE), MAX_SCORE)
+    return round(400 * math.log10(capped / (1 - capped)))
+
+
+def bot_ratings(game: str, players: int) -> dict[str, int]:
+    """Every level's calibrated rating in ``game`` with ``players`` (empty when not measured)."""
+    scores = ARENA_SCORES.get((game, players))
+    if scores is None:
+        return {}
+    ratings = {"random": RANDOM_ANCHOR}
+    for weaker, stronger, score in zip(LEVELS[:-1], LEVELS[1:], scores, strict=True):
+        ratings[stronger] = ratings[weaker] + difference(score)
+    return ratings
+
+
+def bot_rating(game: str, players: int, level: str) -> int | None:
+    return bot_ratings(game, players).get(level)
+
+
+def all_bot_ratings() -> list[dict[str, object]]:
+    """Every calibrated table, for ``GET /api/bots``."""
+    return [{"game": game, "players": players, "ratings": bot_ratings(game, players)}
+            for game, players in sorted(ARENA_SCORES)]

@@ -1,0 +1,62 @@
+"""Seeks: a seek waits until a compatible one comes (same game, variant, players, clock and
+rated-ness, each rating in the other's range), then both seekers are seated in a new game at once."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from .test_notifications import read_until
+from .test_players import Person
+
+PYLOS = {"game": "pylos", "clock": {"type": "correspondence", "days": 3}}
+
+
+def test_a_compatible_seek_starts_a_game_for_both(client: TestClient) -> None:
+    ada, bob = Person(client, "Ada"), Person(client, "Bob")
+    with client.websocket_connect("/api/me/ws", headers=ada.cookie) as socket:
+        read_until(socket, "turns")
+        waiting = ada.post(client, "/api/seeks", PYLOS)
+        assert waiting.status_code == 201 and waiting.json()["matched"] is False
+        seek = waiting.json()["seek"]
+        listed = client.get("/api/seeks").json()["seeks"]
+        assert [(s["id"], s["name"], s["rating"]) for s in listed] == [(seek["id"], "Ada", 1500)]
+        other_clock = bob.post(client, "/api/seeks", {"game": "pylos"})  # no clock: not compatible
+        assert other_clock.json()["matched"] is False
+        matched = bob.post(client, "/api/seeks", PYLOS).json()
+        assert matched["matched"] is True and matched["seat"] == 1
+        told = read_until(socket, "matched")
+        assert told["game"] == matched["id"]
+        assert read_until(socket, "turns")["games"] == [matched["id"]]
+    doc = client.get(f"/api/games/{matched['id']}").json()
+    assert doc["status"] == "playing" and [s["name"] for s in doc["seats"]] == ["Ada", "Bob"]
+    assert doc["clock"]["type"] == "correspondence"
+    assert ada.post(client, f"/api/games/{matched['id']}/moves", {"move": "1a1"}).status_code == 200
+    assert [s["name"] for s in client.get("/api/seeks").json()["seeks"]] == ["Bob"]  # the other clock waits
+
+
+def test_rating_ranges_and_cancelling(client: TestClient) -> None:
+    carol, dan = Person(client, "Carol"), Person(client, "Dan")
+    strong = carol.post(client, "/api/seeks", {"game": "plimil", "rated": True, "rating_min": 1600}).json()
+    assert strong["matched"] is False
+    assert dan.post(client, "/api/seeks", {"game": "plimil", "rated": True}).json()["matched"] is False
+    seek_id = strong["seek"]["id"]
+    refused = client.delete(f"/api/seeks/{seek_id}", headers=dan.cookie)
+    assert (refused.status_code, refused.json()["code"]) == (404, "not_found")  # not Dan's
+    assert client.delete(f"/api/seeks/{seek_id}", headers=carol.cookie).status_code == 204
+    assert [s["name"] for s in client.get("/api/seeks").json()["seeks"]] == ["Dan"]
+
+
+def test_seek_refusals(client: TestClient) -> None:
+    client.post("/api/account/guest")
+    rated = client.post("/api/seeks", json={"game": "pylos", "rated": True})
+    assert (rated.status_code, rated.json()["code"]) == (401, "sign_in_required")
+    assert client.post("/api/seeks",
+                       json={"game": "pylos"}).status_code == 201  # a guest may seek a casual game
+    for body, code in [({"game": "chess"}, "unknown_game"), ({"game": "pylos", "rating_min": -1},
+                                                             "bad_request"),
+                       ({"game": "pylos", "colour": "white"}, "bad_request")]:
+        answer = client.post("/api/seeks", json=body)
+        assert (answer.status_code, answer.json()["code"]) == (400, code), body
+    client.cookies.clear()
+    nobody = client.post("/api/seeks", json={"game": "pylos"})
+    assert (nobody.status_code, nobody.json()["code"]) == (401, "sign_in_required")
