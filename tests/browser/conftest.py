@@ -31,15 +31,15 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TIMEOUT_MS = 15_000
+# Every browser of the session comes from one address, much faster than people would.
+UNLIMITED = {"LUDOTHEQUE_ACCOUNT_LIMIT": "none", "LUDOTHEQUE_SIGNIN_LIMIT": "none",
+             "LUDOTHEQUE_SIGNIN_ACCOUNT_LIMIT": "none", "LUDOTHEQUE_CHAT_LIMIT": "none"}
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     database = Path(tmp_path_factory.mktemp("browser-db")) / "games.db"
-    # Every browser of the session comes from one address, much faster than people would.
-    unlimited = {"LUDOTHEQUE_ACCOUNT_LIMIT": "none", "LUDOTHEQUE_SIGNIN_LIMIT": "none",
-                 "LUDOTHEQUE_SIGNIN_ACCOUNT_LIMIT": "none", "LUDOTHEQUE_CHAT_LIMIT": "none"}
-    with ServerProcess(f"sqlite:///{database}", env=unlimited) as running:
+    with ServerProcess(f"sqlite:///{database}", env=UNLIMITED) as running:
         yield running
 
 

@@ -6,12 +6,20 @@ the player page's ratings chart; axe-core on every new page."""
 from __future__ import annotations
 
 import itertools
+import os
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.server.conftest import POSTGRES_ENV, fresh_postgres_schema
+from tests.support.server import ServerProcess
+
 from .axe import assert_no_violation
+from .conftest import UNLIMITED
 from .helpers import wait_my_turn
 
 PASSWORD = "correct horse"
@@ -31,6 +39,22 @@ Object.defineProperty(Recorded, "permission", { get: () => Real.permission });
 Recorded.requestPermission = (...args) => Real.requestPermission(...args);
 window.Notification = Recorded;
 """
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The players' pages on each database the server supports (the other browser tests share
+    one SQLite server)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{Path(tmp_path_factory.mktemp('players-db')) / 'games.db'}"
+    else:
+        postgres = os.environ.get(POSTGRES_ENV)
+        if not postgres:
+            pytest.skip(f"{POSTGRES_ENV} is unset (CI always sets it to a PostgreSQL database)")
+        url = fresh_postgres_schema(postgres, "ludotheque_browser")
+    with ServerProcess(url, env=UNLIMITED) as running:
+        yield running
 
 
 def unique(prefix: str) -> str:

@@ -24,10 +24,10 @@ from ludotheque.server.config import ServerSettings, database_url
 POSTGRES_ENV = "LUDOTHEQUE_TEST_POSTGRES"
 
 
-def fresh_postgres_schema(url: str) -> str:
-    """An empty schema for this test, one per pytest-xdist worker (so that workers sharing the
-    database never meet), and the URL whose connections use it."""
-    schema = f"ludotheque_test_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+def fresh_postgres_schema(url: str, prefix: str = "ludotheque_test") -> str:
+    """An empty schema named ``prefix`` for this test, one per pytest-xdist worker (so that workers
+    sharing the database never meet), and the URL whose connections use it."""
+    schema = f"{prefix}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
     engine = create_engine(database_url(url))
     with engine.begin() as connection:
         connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))

@@ -44,6 +44,7 @@ const page = {
   askingResign: false, // the resign button was pressed once: the page asks to confirm
   focusKey: null, // the board cell the keyboard last visited
   keepBoardFocus: false, // a move chosen on the board: the focus goes back to it afterwards
+  received: 0, // documents received other than replies to our own POSTs (see onDocument)
 };
 
 const clocks = new ClockDisplay(renderClocks);
@@ -98,10 +99,16 @@ function catalogGames() {
   return Array.isArray(catalog) ? catalog : catalog.games ?? [];
 }
 
-/** A new document; one answering our own POST is dropped when a newer one already came. */
-async function onDocument(doc, { isReply = false } = {}) {
+/**
+ * A new document. One answering our own POST (`sentAt`: `page.received` when it was sent) is
+ * dropped when the socket brought one since: every change reaches the socket too, and the
+ * reply may predate what followed it (the ratings of a game just resigned).
+ */
+async function onDocument(doc, { isReply = false, sentAt = null } = {}) {
   const first = page.doc === null;
   if (isReply && page.doc && doc.moves.length < page.doc.moves.length) return;
+  if (sentAt !== null && page.received !== sentAt) return;
+  if (!isReply) page.received += 1;
   page.doc = doc;
   page.viewsByPly.set(doc.moves.length, doc.view);
   if (first || !page.board || page.boardOf !== doc.game) {
@@ -597,11 +604,12 @@ async function submitMove(text) {
   page.keepBoardFocus = Boolean(document.activeElement?.closest?.("#board, #choices"));
   showMessage("");
   try {
+    const sentAt = page.received;
     const doc = await api("POST", `${gamePath(page.id)}/moves${seatQuery()}`, {
       body: { move: text, ply: page.doc.moves.length },
     });
     $("#move-text").value = "";
-    await onDocument(doc, { isReply: true });
+    await onDocument(doc, { isReply: true, sentAt });
     return doc;
   } catch (error) {
     showMessage(errorText(lang, error, { move: text }));
@@ -645,8 +653,9 @@ async function seatAction(action) {
       await rematch(seat);
       return;
     }
+    const sentAt = page.received;
     const answer = await api("POST", `${gamePath(page.id)}/seats/${seat}/${action}`, { body: {} });
-    if (answer && answer.view !== undefined) await onDocument(answer);
+    if (answer && answer.view !== undefined) await onDocument(answer, { isReply: true, sentAt });
     else await page.live.refresh();
   } catch (error) {
     showMessage(errorText(lang, error));
