@@ -22,7 +22,8 @@ fi
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q -e '.[dev]'
+# The research extra (OpenSpiel, PettingZoo, Gymnasium) too: tests/research runs the adapters.
+.venv/bin/pip install -q -e '.[dev,research]'
 
 # axe-core, injected into the pages by tests/browser (a pinned version, in the git-ignored node_modules).
 AXE_CORE=4.14.1

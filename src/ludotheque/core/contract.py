@@ -128,6 +128,10 @@ class GameInfo:
     # The module of the game's compiled kernel (``engines/<id>/kernel.py``), imported only when
     # asked for (Numba is slow to import); ``None`` when the game has none.
     kernel: str | None = None
+    # The module of the game's fixed integer action encoding and observation planes for the
+    # research interfaces (``engines/<id>/actions.py``: OpenSpiel, PettingZoo, Gymnasium),
+    # imported only when asked for; ``None`` when the game has none.
+    actions: str | None = None
 
     @property
     def package_name(self) -> str:
@@ -150,6 +154,16 @@ class GameInfo:
             return None
         module = import_module(self.kernel)
         return module if getattr(module, "AVAILABLE", False) else None
+
+    def load_actions(self) -> ModuleType | None:
+        """The game's action-encoding module (``actions``), imported on demand; ``None`` when
+        the game declares none.
+
+        >>> from ludotheque.core.registry import info
+        >>> info("pylos").load_actions().action_count("kids", 2)
+        186
+        """
+        return None if self.actions is None else import_module(self.actions)
 
     def rules_text(self) -> str | None:
         """The game's whole ``RULES.md`` (``## Français`` then ``## English``), if it ships one."""

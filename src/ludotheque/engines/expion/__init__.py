@@ -44,6 +44,7 @@ GAME = GameInfo(
     },
     levels=evaluate.LEVELS,
     evaluator=evaluate.evaluate,
+    actions=f"{__name__}.actions",
 )
 ExpionGame.info = GAME
 

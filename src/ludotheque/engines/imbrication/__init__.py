@@ -32,6 +32,7 @@ GAME = GameInfo(
     max_plies=ROUNDS * (OPENING_PLACEMENTS + 2 * TURNS_PER_ROUND),
     package=__name__,
     kernel=f"{__name__}.kernel",
+    actions=f"{__name__}.actions",
     variant_names={"standard": {"fr": "standard", "en": "standard"}},
     phase_names={
         "opening": {"fr": "poses d'ouverture", "en": "opening placements"},

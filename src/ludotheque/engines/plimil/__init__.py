@@ -45,6 +45,7 @@ GAME = GameInfo(
     },
     levels=evaluate.LEVELS,
     evaluator=evaluate.evaluate,
+    actions=f"{__name__}.actions",
 )
 PlimilGame.info = GAME
 

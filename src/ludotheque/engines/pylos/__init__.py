@@ -44,6 +44,7 @@ GAME = GameInfo(
     evaluator=evaluate.evaluate,
     gain_detector=evaluate.immediate_gain,
     kernel=f"{__name__}.kernel",
+    actions=f"{__name__}.actions",
 )
 PylosGame.info = GAME
 
