@@ -5,7 +5,11 @@
 
 Each pair plays its own arena (sides alternated, Wilson 95% intervals) in ``OUT/<game>/<a>-<b>``, so a
 long run can be resumed pair by pair. Figures go to stdout as JSON (and to ``--json FILE``).
-Targets (DESIGN.md): easy beats random >= 90%, medium beats easy >= 70%, hard beats medium >= 65%.
+Targets (DESIGN.md): easy beats random >= 90%, medium beats easy >= 70%, hard beats medium >= 65%;
+(issue 15) hard scores >= 50% against the fixed baseline ``uct10k`` (then measured against
+``uct100k``) and >= 75% against ``hard-plain``, the hard level as it plays on the plain engine:
+
+    python benchmarks/arena_strength.py pylos --jobs 1 --pairs uct10k:hard:40,hard-plain:hard:40
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from typing import Any
 from ludotheque.ai.arena import run_arena
 
 DEFAULT_PAIRS = "random:easy:100,easy:medium:100,medium:hard:40"
-TARGETS = {("random", "easy"): 0.90, ("easy", "medium"): 0.70, ("medium", "hard"): 0.65}
+TARGETS = {("random", "easy"): 0.90, ("easy", "medium"): 0.70, ("medium", "hard"): 0.65,
+           ("uct10k", "hard"): 0.50, ("hard-plain", "hard"): 0.75}
 
 
 def measure(game: str, weaker: str, stronger: str, games: int, args: argparse.Namespace) -> dict[str, Any]:

@@ -1,11 +1,16 @@
 """Engine speed, measured only through the contract loop of DESIGN.md:
 ``s = s.play(rng.choice(s.legal_moves()))`` from ``new_state(seed)`` until ``is_over``, one thread;
-and the time each bot level takes per move (its 95th percentile), in games against itself.
+the compiled kernel's random playouts (``kernel.playouts``, one thread, after its compilation,
+timed apart); and the time each bot level takes per move (its 95th percentile), in games against
+itself.
 
 >>> import ludotheque
 >>> figures = random_playouts(ludotheque.load("pylos"), playouts=3, seed=1)
 >>> figures.playouts, figures.moves > 0
 (3, True)
+>>> fast = kernel_playouts(ludotheque.load("pylos"), seconds=0.05, seed=1)
+>>> fast.engine, fast.playouts > 0, fast.compile_seconds >= 0
+('fast', True, True)
 """
 
 from __future__ import annotations
@@ -15,18 +20,26 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from .core import Game
 
 
 @dataclass(frozen=True)
 class BenchFigures:
+    """Random playouts played in ``seconds``: through the contract (``engine`` ``plain``) or by
+    the compiled kernel (``fast``, whose first call, compiling or loading the kernel from
+    Numba's cache, took ``compile_seconds`` apart)."""
+
     game: str
     variant: str
     players: int
     playouts: int
     moves: int
     seconds: float
+    engine: str = "plain"
+    compile_seconds: float | None = None
+    compiled: bool | None = None  # whether that first call compiled (else: loaded from the cache)
 
     @property
     def playouts_per_second(self) -> float:
@@ -78,6 +91,57 @@ def random_playouts(
     return BenchFigures(game.id, game.variant, game.players, done, moves, elapsed)
 
 
+def kernel_playouts(
+    game: Game,
+    *,
+    seconds: float,
+    seed: int = 0,
+    progress: Callable[[float], None] | None = None,
+) -> BenchFigures:
+    """The compiled kernel's uniformly random playouts from ``new_state(seed)`` for ``seconds``,
+    one thread, through the interface every kernel offers (``playouts(state, n, seed)``), in
+    batches large enough that the call from Python is negligible; the first call (compiling the
+    kernel, or loading it from Numba's cache) is timed apart. Raises ``ValueError`` when the game
+    has no kernel that runs here (none, or Numba missing)."""
+    kernel = game.info.load_kernel()
+    if kernel is None:
+        raise ValueError(f"{game.id}: no compiled kernel here (the game has none, or Numba is missing)")
+    state = game.new_state(seed=seed)
+    misses = _cache_misses(kernel)
+    started = time.perf_counter()
+    kernel.playouts(state, 1, seed)
+    compile_seconds = time.perf_counter() - started
+    compiled = _cache_misses(kernel) > misses
+    done = moves = 0
+    batch = 16
+    started = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        began = time.perf_counter()
+        _, _, lengths = kernel.playouts(state, batch, seed + done)
+        done += batch
+        moves += int(lengths.sum())
+        now = time.perf_counter()
+        elapsed = now - started
+        if now - began < seconds / 50:
+            batch *= 2
+        if progress is not None:
+            progress(min(1.0, elapsed / seconds))
+    return BenchFigures(game.id, game.variant, game.players, done, moves, elapsed, "fast",
+                        compile_seconds, compiled)
+
+
+def _cache_misses(kernel: Any) -> int:
+    """Compilations of the kernel's compiled functions so far (Numba's cache misses)."""
+    total = 0
+    for value in vars(kernel).values():
+        stats = getattr(value, "stats", None)
+        misses = getattr(stats, "cache_misses", None)
+        if isinstance(misses, dict):
+            total += sum(misses.values())
+    return total
+
+
 @dataclass(frozen=True)
 class BotTimes:
     """How long one level takes per move on this machine (a measured figure, not its budget)."""
@@ -88,10 +152,18 @@ class BotTimes:
     level: str
     algorithm: str
     times: tuple[float, ...]
+    engine: str = "plain"  # where the level searches: ``plain`` (the contract) or ``kernel``
+    # The processor time of each move: about what ``times`` would be on a quiet machine, where
+    # other work shares the processors (the wall time is what a player waits).
+    cpu_times: tuple[float, ...] = ()
 
     @property
     def p95(self) -> float:
         return percentile(self.times, 0.95)
+
+    @property
+    def cpu_p95(self) -> float:
+        return percentile(self.cpu_times, 0.95)
 
     @property
     def mean(self) -> float:
@@ -100,7 +172,8 @@ class BotTimes:
     def to_json(self) -> dict[str, object]:
         return {
             "game": self.game, "variant": self.variant, "players": self.players, "level": self.level,
-            "algorithm": self.algorithm, "moves": len(self.times), "p95_s": round(self.p95, 4),
+            "algorithm": self.algorithm, "engine": self.engine, "moves": len(self.times),
+            "p95_s": round(self.p95, 4), "cpu_p95_s": round(self.cpu_p95, 4),
             "mean_s": round(self.mean, 4), "max_s": round(max(self.times, default=0.0), 4),
         }
 
@@ -134,6 +207,7 @@ def bot_move_times(
 
     level = ai.canonical_level(level)
     times: list[float] = []
+    cpu_times: list[float] = []
     for index in range(games):
         bots = [ai.bot(level, game, seed=seed + 97 * index + p) for p in range(game.players)]
         state = game.new_state(seed=seed + index)
@@ -141,12 +215,14 @@ def bot_move_times(
         while not state.is_over and (max_moves is None or played < max_moves):
             mover = state.to_move
             assert mover is not None
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             move = bots[mover].choose(state)
             times.append(time.perf_counter() - started)
+            cpu_times.append(time.process_time() - cpu_started)
             state = state.play(move)
             played += 1
             if progress is not None:
                 progress(len(times))
-    algorithm = "random" if level == "random" else ai.level_for(game, level).algorithm
-    return BotTimes(game.id, game.variant, game.players, level, algorithm, tuple(times))
+    probe = ai.bot(level, game, seed=seed)
+    return BotTimes(game.id, game.variant, game.players, level, probe.algorithm, tuple(times), probe.engine,
+                    tuple(cpu_times))

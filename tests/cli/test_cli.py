@@ -129,8 +129,9 @@ def test_bench_times_each_level_per_move() -> None:
     figures = json.loads(out)
     assert [(f["level"], f["players"], f["moves"]) for f in figures] == [("random", 4, 12), ("easy", 4, 12)]
     assert figures[1]["algorithm"] == "alphabeta"  # two teams: alpha-beta over the sides
+    assert figures[1]["engine"] in ("plain", "kernel") and figures[0]["engine"] == "plain"
     for f in figures:
-        assert 0 <= f["mean_s"] <= f["max_s"] and f["p95_s"] <= f["max_s"]
+        assert 0 <= f["mean_s"] <= f["max_s"] and f["p95_s"] <= f["max_s"] and f["cpu_p95_s"] >= 0
     assert figures[1]["max_s"] > 0  # a search takes measurable time
 
 
@@ -228,3 +229,57 @@ def test_bench_takes_french_level_names() -> None:
     assert code == 0 and json.loads(out)[0]["level"] == "easy"
     code, out = run("bench", "pylos", "--bots", "facile,champion", "--lang", "fr")
     assert code == 1 and "pas « champion »" in out
+
+
+def test_bench_fast_measures_the_kernel_beside_the_plain_engine_with_its_compile_time_apart() -> None:
+    code, out = run("bench", "pylos", "--variant", "standard", "--engine", "fast", "--seconds", "0.3",
+                    "--json")
+    assert code == 0
+    [figures] = json.loads(out)
+    assert figures["engine"] == "fast" and figures["playouts"] > 0 and figures["compile_seconds"] >= 0
+    assert isinstance(figures["compiled"], bool)  # compiled now, or loaded from Numba's cache
+    plain = figures["plain"]
+    assert plain["engine"] == "plain" and plain["variant"] == "standard" and plain["playouts"] > 0
+    assert figures["ratio"] > 1  # the kernel is faster than the contract loop, whatever the load
+    assert figures["mean_length"] >= 30 and plain["mean_length"] >= 30
+    wide = runner.invoke(app, ["bench", "pylos", "--variant", "kids", "--engine", "fast", "--seconds", "0.2",
+                               "--lang", "fr"], env={"COLUMNS": "200"})
+    assert wide.exit_code == 0
+    assert "noyau compilé" in wide.output and "compilation s" in wide.output and "× simple" in wide.output
+    assert "fast" in wide.output and "plain" in wide.output
+
+
+def test_bench_fast_covers_every_game_whose_kernel_runs_here() -> None:
+    import ludotheque
+    from ludotheque.core import info
+
+    with_kernel = [g for g in ludotheque.games() if info(g).load_kernel() is not None]
+    assert "pylos" in with_kernel
+    for game_id in with_kernel:
+        facts = info(game_id)
+        code, out = run("bench", game_id, "--variant", facts.default_variant, "--players",
+                        str(facts.default_players), "--engine", "fast", "--seconds", "0.05", "--json")
+        assert code == 0, out
+        [figures] = json.loads(out)
+        assert figures["game"] == game_id and figures["engine"] == "fast" and figures["plain"]["playouts"] > 0
+
+
+def test_bench_refuses_an_unknown_engine() -> None:
+    code, out = run("bench", "pylos", "--engine", "turbo", "--lang", "en")
+    assert code == 1 and "--engine is plain or fast, not 'turbo'" in out
+
+
+def test_bench_fast_without_a_kernel_says_so_in_one_line_in_both_languages() -> None:
+    import subprocess
+    import sys
+
+    for lang, words in (("en", "has no compiled kernel that runs here"),
+                        ("fr", "n'a pas de noyau compilé utilisable ici")):
+        code = (
+            "import sys; sys.modules['numba'] = None\n"
+            "from ludotheque.cli.main import app\n"
+            f"app(['bench', 'pylos', '--engine', 'fast', '--seconds', '0.1', '--lang', '{lang}'])\n"
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+        assert done.returncode == 1 and words in done.stderr and "Traceback" not in done.stderr
+        assert len(done.stderr.strip().splitlines()) <= 2  # one line (Rich may wrap it once)

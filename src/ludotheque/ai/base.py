@@ -68,6 +68,8 @@ class Bot(ABC):
     """
 
     algorithm = "bot"
+    # Where the bot searches: the plain engine, through the contract, or the game's compiled kernel.
+    engine = "plain"
 
     def __init__(self, game: Game, *, rng: random.Random | None = None) -> None:
         self.game = game

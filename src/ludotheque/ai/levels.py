@@ -13,6 +13,10 @@ Ex*Pion) and perfect information (alpha-beta), more sides (MCTS), hidden informa
 ('alphabeta', 8)
 >>> sorted(LEVEL_NAMES)
 ['easy', 'hard', 'medium']
+>>> spec_for(ludotheque.load("pylos"), "uct10k").options
+{'iterations': 10000}
+>>> "kernel" in spec_for(ludotheque.load("pylos"), "hard-plain").options
+False
 >>> canonical_level("Difficile"), canonical_level("hasard"), canonical_level("mcts")
 ('hard', 'random', 'mcts')
 >>> level_label("medium", "fr"), level_label("medium", "en")
@@ -26,8 +30,23 @@ from .base import has_two_sides
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 ALGORITHMS = ("alphabeta", "mcts", "ismcts", "pimc")
-# Every name a bot is known by: DESIGN's (English) names first, then the algorithms.
-BOT_NAMES = ("random", *LEVEL_NAMES, *ALGORITHMS)
+# Fixed baselines, the same for every game and never tuned: the project's own UCT with random
+# playouts to the end and no evaluator (inside the game's kernel where it has one), to measure
+# the levels against something that does not change.
+BASELINES: dict[str, LevelSpec] = {
+    "uct10k": LevelSpec("uct", {"iterations": 10_000}, "rollout",
+                        "UCT, 10,000 random playouts a move, no evaluator (baseline)"),
+    "uct100k": LevelSpec("uct", {"iterations": 100_000}, "rollout",
+                         "UCT, 100,000 random playouts a move, no evaluator (baseline)"),
+}
+# ``<level>-plain``: a level as it plays on the plain engine, where the game has no kernel or
+# Numba is missing (its options without ``kernel``); Pylos's ``hard-plain`` is the hard level of
+# before its kernel, kept for comparisons.
+PLAIN_SUFFIX = "-plain"
+PLAIN_NAMES = tuple(f"{name}{PLAIN_SUFFIX}" for name in LEVEL_NAMES)
+# Every name a bot is known by: DESIGN's (English) names first, then the algorithms, the
+# baselines and the levels on the plain engine.
+BOT_NAMES = ("random", *LEVEL_NAMES, *ALGORITHMS, *BASELINES, *PLAIN_NAMES)
 # The French names people type (the CLI and the pages speak French too), with and without
 # accents; each stands for DESIGN's English name, the one games and records store.
 FRENCH_NAMES = {
@@ -78,10 +97,10 @@ def canonical_level(name: str) -> str:
     """DESIGN's name of the bot ``name`` (a level, ``random`` or an algorithm), accepting the
     French names and any case or surrounding spaces; raises ``ValueError`` for an unknown name.
 
-    >>> canonical_level("grandmaster")
+    >>> canonical_level("grandmaster")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'grandmaster'; names: random, easy, medium, hard, alphabeta, mcts, ismcts, pimc
+    ValueError: unknown bot 'grandmaster'; names: random, easy, medium, hard, alphabeta, ..., hard-plain
     """
     key = name.strip().lower() if isinstance(name, str) else name
     canonical = LEVEL_ALIASES.get(key, key)
@@ -114,6 +133,27 @@ def level_for(game: Game, level: str) -> LevelSpec:
         return row[LEVEL_ALIASES.get(level.strip().lower(), level.strip().lower())]
     except KeyError:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}") from None
+
+
+def plain_spec(spec: LevelSpec) -> LevelSpec:
+    """``spec`` as it plays on the plain engine: without its ``kernel`` options."""
+    options = {key: value for key, value in spec.options.items() if key != "kernel"}
+    return LevelSpec(spec.algorithm, options, spec.leaf, spec.description)
+
+
+def spec_for(game: Game, name: str) -> LevelSpec:
+    """The spec of bot ``name`` (any name but ``random``, French names accepted) for ``game``: a
+    level, a baseline, a level on the plain engine, or an algorithm with default options."""
+    canonical = canonical_level(name)
+    if canonical == "random":
+        raise ValueError("the random bot has no spec")
+    if canonical in LEVEL_NAMES:
+        return level_for(game, canonical)
+    if canonical in BASELINES:
+        return BASELINES[canonical]
+    if canonical in PLAIN_NAMES:
+        return plain_spec(level_for(game, canonical.removesuffix(PLAIN_SUFFIX)))
+    return LevelSpec(canonical)
 
 
 def describe(game: Game) -> dict[str, str]:

@@ -61,7 +61,10 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 def arena(
     game: Annotated[str, typer.Argument(metavar="GAME", help="The game: {games} / le jeu")],
-    bots: Annotated[str, typer.Option(help="Bots, comma-separated / robots, séparés par des virgules")]
+    bots: Annotated[str, typer.Option(help=(
+        "Bots, comma-separated: levels, the fixed baselines uct10k and uct100k, or a level on the plain "
+        "engine (hard-plain) / robots, séparés par des virgules : niveaux, références fixes uct10k et "
+        "uct100k, ou un niveau sur le moteur simple (hard-plain)"))]
     = "random,easy,medium,hard",
     games: Annotated[int, typer.Option(min=1, help="Games per pair / parties par paire")] = 20,
     players: Annotated[int | None, typer.Option(help="Number of players / nombre de joueurs")] = None,

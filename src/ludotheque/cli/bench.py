@@ -1,5 +1,6 @@
-"""``ludotheque bench GAME``: random playouts/s, moves/s and mean game length; with ``--bots``,
-each level's time per move (95th percentile) in games against itself."""
+"""``ludotheque bench GAME``: random playouts/s, moves/s and mean game length; with ``--engine
+fast``, the compiled kernel's beside the plain engine's (its compilation timed apart); with
+``--bots``, each level's time per move (95th percentile) in games against itself."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rich.table import Table
 
 from .. import i18n
 from ..ai.levels import canonical_level, level_label
-from ..bench import BenchFigures, BotTimes, bot_move_times, random_playouts
+from ..bench import BenchFigures, BotTimes, bot_move_times, kernel_playouts, random_playouts
 from .common import (
     GameArgument,
     LangOption,
@@ -32,20 +33,32 @@ WORDS = {
         "variant": "variante", "players": "joueurs", "playouts": "parties", "playouts/s": "parties/s",
         "moves/s": "coups/s", "mean length": "longueur moyenne", "level": "niveau",
         "algorithm": "algorithme", "moves": "coups", "p95 s": "p95 s", "mean s": "moyenne s",
-        "max s": "max s",
+        "max s": "max s", "cpu p95 s": "p95 s processeur",
         "seconds": "--seconds doit être positif",
         "bad_levels": "--bots prend des niveaux parmi {levels} ; pas {wrong}",
         "counts": "--games et --max-moves valent au moins 1",
+        "fast_title": "{game} : parties aléatoires du noyau compilé et du moteur simple, un fil d'exécution",
+        "engine": "moteur", "ratio": "× simple", "compile s": "compilation s",
+        "no_kernel": "{game} n'a pas de noyau compilé utilisable ici (le jeu n'en a pas, ou Numba "
+                     "manque) : ludotheque bench {game} mesure le moteur simple",
+        "bad_engine": "--engine vaut plain ou fast, pas {engine}",
+        "cached": "depuis le cache",
     },
     "en": {
         "playouts_title": "{game}: random playouts, one thread",
         "bots_title": "{game}: seconds per move of each level against itself, one thread",
         "variant": "variant", "players": "players", "playouts": "playouts", "playouts/s": "playouts/s",
         "moves/s": "moves/s", "mean length": "mean length", "level": "level", "algorithm": "algorithm",
-        "moves": "moves", "p95 s": "p95 s", "mean s": "mean s", "max s": "max s",
+        "moves": "moves", "p95 s": "p95 s", "mean s": "mean s", "max s": "max s", "cpu p95 s": "cpu p95 s",
         "seconds": "--seconds must be positive",
         "bad_levels": "--bots takes levels among {levels}; not {wrong}",
         "counts": "--games and --max-moves must be at least 1",
+        "fast_title": "{game}: random playouts of the compiled kernel and the plain engine, one thread",
+        "engine": "engine", "ratio": "× plain", "compile s": "compile s",
+        "no_kernel": "{game} has no compiled kernel that runs here (the game has none, or Numba is "
+                     "missing): ludotheque bench {game} measures the plain engine",
+        "bad_engine": "--engine is plain or fast, not {engine}",
+        "cached": "from the cache",
     },
 }
 
@@ -58,23 +71,35 @@ def bench(
     seed: SeedOption = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     bots: Annotated[str | None, typer.Option(
-        "--bots", help="Time these levels instead (e.g. easy,medium,hard): each plays itself.")] = None,
+        "--bots", help="Time these levels instead (e.g. easy,medium,hard; also uct10k, uct100k, "
+                       "hard-plain): each plays itself.")] = None,
     games: Annotated[int, typer.Option("--games", help="With --bots: games per level.")] = 2,
     max_moves: Annotated[int | None, typer.Option(
         "--max-moves", help="With --bots: stop each game after this many moves.")] = None,
+    engine: Annotated[str, typer.Option(
+        "--engine", help="plain: through the contract; fast: the compiled kernel, beside the plain "
+                         "figure.")] = "plain",
     lang: LangOption = None,
 ) -> None:
     """Uniformly random playouts through the public contract, one thread, for every variant and
-    player count of GAME (or only those given); with --bots, each level's time per move."""
+    player count of GAME (or only those given); with --engine fast, the compiled kernel's beside
+    them; with --bots, each level's time per move."""
     chosen = language(lang)
     words = WORDS[chosen]
     facts = load_game(game_id, variant, players, chosen).info
     if seconds <= 0:
         fail(words["seconds"], chosen)
+    if engine not in ("plain", "fast"):
+        fail(words["bad_engine"].format(engine=i18n.quote(engine, chosen)), chosen)
     variants = [variant] if variant else list(facts.variants)
     counts = [players] if players else list(facts.player_counts)
     if bots is not None:
         _bench_bots(game_id, variants, counts, bots, games, max_moves, seed, as_json, chosen)
+        return
+    if engine == "fast":
+        if facts.load_kernel() is None:
+            fail(words["no_kernel"].format(game=game_id), chosen)
+        _bench_fast(game_id, variants, counts, seconds, seed, as_json, chosen)
         return
     figures: list[BenchFigures] = []
     with Progress(console=console, transient=True, disable=as_json) as progress:
@@ -99,6 +124,50 @@ def bench(
     console.print(table)
 
 
+def _bench_fast(game_id: str, variants: list[str], counts: list[int], seconds: float, seed: int,
+                as_json: bool, lang: str) -> None:
+    """The kernel's random playouts beside the plain engine's, ``seconds`` each, per configuration."""
+    words = WORDS[lang]
+    pairs: list[tuple[BenchFigures, BenchFigures]] = []
+    with Progress(console=console, transient=True, disable=as_json) as progress:
+        for chosen_variant in variants:
+            for count in counts:
+                game = load_game(game_id, chosen_variant, count, lang)
+                task = progress.add_task(f"{game_id} {chosen_variant} {count}p", total=2.0)
+
+                def fast_done(done: float, task: TaskID = task) -> None:
+                    progress.update(task, completed=done)
+
+                def plain_done(done: float, task: TaskID = task) -> None:
+                    progress.update(task, completed=1.0 + done)
+
+                fast = kernel_playouts(game, seconds=seconds, seed=seed, progress=fast_done)
+                plain = random_playouts(game, seconds=seconds, seed=seed, progress=plain_done)
+                pairs.append((fast, plain))
+    if as_json:
+        console.print_json(json.dumps([
+            fast.to_json() | {"plain": plain.to_json(), "ratio": round(_ratio(fast, plain), 1)}
+            for fast, plain in pairs
+        ]))
+        return
+    table = Table(title=words["fast_title"].format(game=game_id))
+    for column in ("variant", "players", "engine", "playouts", "playouts/s", "moves/s", "mean length",
+                   "ratio", "compile s"):
+        table.add_column(words[column], justify="right")
+    for fast, plain in pairs:
+        cached = "" if fast.compiled else f" ({words['cached']})"
+        compile_text = f"{fast.compile_seconds or 0.0:.2f}{cached}"
+        for f, ratio, compile_cell in ((fast, f"{_ratio(fast, plain):,.1f}", compile_text), (plain, "1", "")):
+            table.add_row(f.variant, str(f.players), f.engine, str(f.playouts),
+                          f"{f.playouts_per_second:,.0f}", f"{f.moves_per_second:,.0f}",
+                          f"{f.mean_length:.1f}", ratio, compile_cell)
+    console.print(table)
+
+
+def _ratio(fast: BenchFigures, plain: BenchFigures) -> float:
+    return fast.playouts_per_second / plain.playouts_per_second if plain.playouts_per_second else 0.0
+
+
 def _canonical(name: str) -> str | None:
     try:
         return canonical_level(name)
@@ -108,14 +177,15 @@ def _canonical(name: str) -> str | None:
 
 def _bench_bots(game_id: str, variants: list[str], counts: list[int], bots: str, games: int,
                 max_moves: int | None, seed: int, as_json: bool, lang: str) -> None:
-    from ..ai.levels import LEVEL_NAMES
+    from ..ai.levels import BASELINES, LEVEL_NAMES, PLAIN_NAMES
 
     words = WORDS[lang]
     names = [name.strip() for name in bots.split(",") if name.strip()]
     unknown = [name for name in names if _canonical(name) is None]
     if not names or unknown:
         wrong = ", ".join(i18n.quote(name, lang) for name in unknown) or i18n.quote(bots, lang)
-        choices = ", ".join(level_label(name, lang) for name in ("random", *LEVEL_NAMES))
+        choices = ", ".join(level_label(name, lang) for name in ("random", *LEVEL_NAMES, *BASELINES,
+                                                                 *PLAIN_NAMES))
         fail(words["bad_levels"].format(levels=choices, wrong=wrong), lang)
     levels = [canonical_level(name) for name in names]
     if games < 1 or (max_moves is not None and max_moves < 1):
@@ -138,9 +208,11 @@ def _bench_bots(game_id: str, variants: list[str], counts: list[int], bots: str,
         console.print_json(json.dumps([f.to_json() for f in figures]))
         return
     table = Table(title=words["bots_title"].format(game=game_id))
-    for column in ("variant", "players", "level", "algorithm", "moves", "p95 s", "mean s", "max s"):
+    for column in ("variant", "players", "level", "algorithm", "engine", "moves", "p95 s", "cpu p95 s",
+                   "mean s", "max s"):
         table.add_column(words[column], justify="right")
     for f in figures:
-        table.add_row(f.variant, str(f.players), level_label(f.level, lang), f.algorithm, str(len(f.times)),
-                      f"{f.p95:.3f}", f"{f.mean:.3f}", f"{max(f.times, default=0.0):.3f}")
+        table.add_row(f.variant, str(f.players), level_label(f.level, lang), f.algorithm, f.engine,
+                      str(len(f.times)), f"{f.p95:.3f}", f"{f.cpu_p95:.3f}",
+                      f"{f.mean:.3f}", f"{max(f.times, default=0.0):.3f}")
     console.print(table)

@@ -189,3 +189,20 @@ class Agreement:
     plies: int
     moves: int
     endings: Mapping[str, int]
+
+
+class SearchResult(NamedTuple):
+    """What a search inside a kernel answers (``kernel.alphabeta``, ``kernel.uct``): the move
+    chosen (the kernel's code) and its value for the player to move in [-1, 1], the depth of the
+    deepest iteration completed (alpha-beta; 0 for UCT), the positions visited (alpha-beta) or
+    iterations run (UCT), the root moves in canonical order with a score each (alpha-beta: its
+    value, exact for the best and a bound for the others; UCT: its visits), and the line the
+    search expects, the chosen move first."""
+
+    move: int
+    value: float
+    depth: int
+    nodes: int
+    moves: Array
+    scores: Array
+    line: tuple[int, ...]

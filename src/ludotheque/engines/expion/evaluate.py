@@ -69,14 +69,21 @@ def _has_winning_push(state: ExpionState, expion: int) -> bool:
 # Every player count: 3 and 4 players are two teams, searched as two sides. UCT with one
 # tree per player (3,000 iterations, even 12,000) beat 600 only 52.5% with 3 players: the
 # lone North+South player won 39 of 40 games whoever held it.
+# ``kernel``: the level's search inside the compiled kernel (``search.py``), where it runs;
+# without it (no Numba), and as ``<level>-plain``, the plain engine's options around it. Easy
+# and medium search the same tree in both (the kernel's evaluator is this one), only faster.
 LEVELS: dict[int, dict[str, LevelSpec]] = {
     0: {
-        "easy": LevelSpec("alphabeta", {"depth": 1, "margin": 0.08},
+        "easy": LevelSpec("alphabeta", {"kernel": {"depth": 1, "margin": 0.08},
+                                        "depth": 1, "margin": 0.08},
                           description="one ply, a random move among those close to the best"),
-        "medium": LevelSpec("alphabeta", {"depth": 2, "nodes": 10_000},
+        "medium": LevelSpec("alphabeta", {"kernel": {"depth": 2, "nodes": 10_000},
+                                          "depth": 2, "nodes": 10_000},
                             description="alpha-beta, 2 plies"),
-        # Ex*Pion positions cost about 10 times Pylos ones to generate and key.
-        "hard": LevelSpec("alphabeta", {"depth": 6, "nodes": 6_000},
-                          description="alpha-beta, up to 6 plies within 6,000 positions"),
+        # Ex*Pion positions cost about 10 times Pylos ones to generate and key (plain engine).
+        "hard": LevelSpec("alphabeta", {"kernel": {"depth": 64, "nodes": 1_000_000},
+                                        "depth": 6, "nodes": 6_000},
+                          description="alpha-beta in the compiled kernel, within 1,000,000 positions; "
+                                      "on the plain engine, up to 6 plies within 6,000 positions"),
     },
 }

@@ -33,8 +33,10 @@ Move.from_text('a3xa1')
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -45,6 +47,7 @@ from ..compiled import (
     Array,
     KernelMismatchError,
     Playouts,
+    SearchResult,
     compiled,
     count,
     lowest,
@@ -857,6 +860,25 @@ def perft(depth: int, state: ImbricationState | Position | None = None, seed: in
         if nodes >= 0:
             return nodes
         room *= 4
+
+
+# -- search: determinized alpha-beta and information-set MCTS in compiled code (search.py) -----------
+def pimc(worlds: Sequence[ImbricationState | Position], **options: Any) -> SearchResult:
+    """Determinized alpha-beta inside the kernel over ``worlds``, full states the bot drew with
+    ``state.determinize`` (``search.pimc``: ``depth``, ``nodes``, ``seed``, ``depth_step``,
+    ``whole_turns``, ``progress``)."""
+    from . import search  # compiled on first use
+
+    return search.pimc(worlds, **options)
+
+
+def ismcts(worlds: Sequence[ImbricationState | Position], **options: Any) -> SearchResult:
+    """Single-observer information-set MCTS inside the kernel over ``worlds``, full states the
+    bot drew (``search.ismcts``: ``iterations``, ``exploration``, ``seed``, ``use_evaluator``,
+    ``progress``); with no options, random playouts to the end."""
+    from . import search  # compiled on first use
+
+    return search.ismcts(worlds, **options)
 
 
 # -- agreement with the plain engine ---------------------------------------------------------------

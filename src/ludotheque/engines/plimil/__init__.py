@@ -45,6 +45,7 @@ GAME = GameInfo(
     },
     levels=evaluate.LEVELS,
     evaluator=evaluate.evaluate,
+    kernel=f"{__name__}.kernel",
     actions=f"{__name__}.actions",
 )
 PlimilGame.info = GAME

@@ -66,14 +66,33 @@ def _advance(state: PlimilState, player: Player) -> float:
 
 
 # The bot levels tuned for this game (``GameInfo.levels``: players -> level; 0: every count).
-# Plimil's determinize rebuilds hidden stems and blocks (about 5 ms): 64 samples, reused.
+# Plimil's determinize rebuilds hidden stems and blocks: the plain levels draw a few samples and
+# reuse them. Where the compiled kernel runs, each level searches inside it (``kernel``: the
+# options of ``kernel.ismcts``, ``samples`` the worlds the bot draws): easy and medium with their
+# plain budgets (the same search, faster), hard with 50 times more iterations over twice the
+# worlds. Their plain options are the levels on the plain engine (``hard-plain``: the hard of
+# before the kernel).
 LEVELS: dict[int, dict[str, LevelSpec]] = {
     2: {
-        "easy": LevelSpec("ismcts", {"iterations": 100, "samples": 16}, "heuristic",
-                          "information-set MCTS, 100 iterations over 16 determinizations"),
-        "medium": LevelSpec("ismcts", {"iterations": 600, "samples": 64}, "heuristic",
-                            "information-set MCTS, 600 iterations over 64 determinizations"),
-        "hard": LevelSpec("ismcts", {"iterations": 2000, "samples": 128}, "heuristic",
-                          "information-set MCTS, 2,000 iterations over 128 determinizations"),
+        "easy": LevelSpec(
+            "ismcts",
+            {"iterations": 100, "samples": 16,
+             "kernel": {"iterations": 100, "samples": 16, "leaf": "heuristic"}},
+            "heuristic", "information-set MCTS, 100 iterations over 16 determinizations",
+        ),
+        "medium": LevelSpec(
+            "ismcts",
+            {"iterations": 600, "samples": 64,
+             "kernel": {"iterations": 600, "samples": 64, "leaf": "heuristic"}},
+            "heuristic", "information-set MCTS, 600 iterations over 64 determinizations",
+        ),
+        "hard": LevelSpec(
+            "ismcts",
+            {"iterations": 2000, "samples": 128,
+             "kernel": {"iterations": 100_000, "samples": 256, "leaf": "heuristic"}},
+            "heuristic",
+            "information-set MCTS in the compiled kernel, 100,000 iterations over 256 "
+            "determinizations; on the plain engine, 2,000 iterations over 128",
+        ),
     },
 }
