@@ -33,7 +33,7 @@ Array = npt.NDArray[Any]
 F = TypeVar("F", bound=Callable[..., Any])
 
 # splitmix64 (Steele, Lea, Flood 2014): the kernel's random numbers, a pure function of the seed.
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
@@ -89,7 +89,7 @@ else:  # pragma: no cover
 # -- positions seen: an open-addressing hash table of keys, pushed and popped in stack order --------
 @compiled
 def _slot_of(key: int, mask: int) -> int:
-    return int((np.uint64(key) * _GOLDEN) >> _S32) & mask
+    return int((np.uint64(key) * GOLDEN) >> _S32) & mask
 
 
 @compiled
@@ -137,7 +137,7 @@ def seen_count(keys: Array, counts: Array, key: int) -> int:
 @compiled
 def rng_next(rng: Array) -> np.uint64:
     """The next 64 random bits of the splitmix64 generator whose state is ``rng[0]`` (uint64)."""
-    z = rng[0] + _GOLDEN
+    z = rng[0] + GOLDEN
     rng[0] = z
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2

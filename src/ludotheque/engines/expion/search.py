@@ -182,7 +182,7 @@ def _table_key(pos: Array, seen_before: bool) -> int:
 
 @compiled
 def _table_slot(key: int, shift: int) -> int:
-    return int((np.uint64(key) * shared._GOLDEN) >> np.uint64(shift))
+    return int((np.uint64(key) * shared.GOLDEN) >> np.uint64(shift))
 
 
 @compiled

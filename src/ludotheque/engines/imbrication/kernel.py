@@ -730,7 +730,7 @@ def to_state(position: Position, game: ImbricationGame | None = None) -> Imbrica
     })
 
 
-def _generated(position: Position) -> tuple[Array, Array, int]:
+def generated(position: Position) -> tuple[Array, Array, int]:
     """The position's moves (words and captured masks), their paths and their number."""
     light, dark, clock = position.words
     room = MOVE_ROOM
@@ -743,7 +743,7 @@ def _generated(position: Position) -> tuple[Array, Array, int]:
         room = n
 
 
-def _codes(moves: Array, paths: Array, n: int) -> list[int]:
+def codes_of(moves: Array, paths: Array, n: int) -> list[int]:
     codes = []
     for row, path in zip(moves[:n, 0].tolist(), paths[:n].tolist(), strict=True):
         codes.append(row if path[0] <= 2 else _path_code(CAPTURE, path[1 : path[0] + 1]))
@@ -758,11 +758,11 @@ def legal_moves(position: Position) -> list[int]:
     require()
     if position.is_over:
         return []
-    moves, paths, n = _generated(position)
-    return _codes(moves, paths, n)
+    moves, paths, n = generated(position)
+    return codes_of(moves, paths, n)
 
 
-def _after(position: Position, word: int, captured: int) -> Position:
+def after_word(position: Position, word: int, captured: int) -> Position:
     light, dark, clock, event = apply(*position.words, position.line, word, captured)
     placed = clock >> _PLACED_SHIFT
     outcomes = position.outcomes
@@ -781,11 +781,11 @@ def play(position: Position, move: int) -> Position:
     """The position after the move of code ``move``; raises ``ValueError`` if it is not legal."""
     require()
     if not position.is_over:
-        moves, paths, n = _generated(position)
-        codes = _codes(moves, paths, n)
+        moves, paths, n = generated(position)
+        codes = codes_of(moves, paths, n)
         if move in codes:
             index = codes.index(move)
-            return _after(position, int(moves[index, 0]), int(moves[index, 1]))
+            return after_word(position, int(moves[index, 0]), int(moves[index, 1]))
     raise ValueError(f"imbrication kernel: move {move_text(move)!r} is not legal at ply "
                      f"{position.ply}")
 
@@ -836,9 +836,9 @@ def trace_playout(state: ImbricationState | Position,
     indexes, _ = _traced(position, seed)
     codes: list[int] = []
     for index in indexes:
-        moves, paths, n = _generated(position)
-        codes.append(_codes(moves, paths, n)[index])
-        position = _after(position, int(moves[index, 0]), int(moves[index, 1]))
+        moves, paths, n = generated(position)
+        codes.append(codes_of(moves, paths, n)[index])
+        position = after_word(position, int(moves[index, 0]), int(moves[index, 1]))
     return codes, position
 
 
@@ -904,8 +904,8 @@ def compare_with_plain(game: Game | str, games: int, seed: int = 0) -> Agreement
         while True:
             legal = state.legal_moves()
             plain = [str(m) for m in legal]
-            moves, paths, n = _generated(position) if not position.is_over else _NO_MOVES
-            codes = _codes(moves, paths, n)
+            moves, paths, n = generated(position) if not position.is_over else _NO_MOVES
+            codes = codes_of(moves, paths, n)
             texts = [move_text(c) for c in codes]
             if plain != texts:
                 raise KernelMismatchError(f"{where} ply {state.ply}: plain {plain} kernel {texts}")
@@ -918,7 +918,7 @@ def compare_with_plain(game: Game | str, games: int, seed: int = 0) -> Agreement
                 raise KernelMismatchError(f"{where} ply {state.ply}: playout move not legal")
             index = trail.pop(0)
             state = state.play(legal[index])
-            position = _after(position, int(moves[index, 0]), int(moves[index, 1]))
+            position = after_word(position, int(moves[index, 0]), int(moves[index, 1]))
             plies += 1
             if state.is_over != position.is_over or (
                 state.is_over and state.result() != position.result()

@@ -422,9 +422,9 @@ class _World:
         self.position = position
         self.words = position.words
         self.line = position.line
-        moves, paths, n = kernel._generated(position)
+        moves, paths, n = kernel.generated(position)
         self.moves = np.ascontiguousarray(moves[:n])
-        self.codes = kernel._codes(moves, paths, n)
+        self.codes = kernel.codes_of(moves, paths, n)
 
 
 def _worlds(worlds: Sequence[ImbricationState | Position]) -> list[_World]:
@@ -630,12 +630,12 @@ def _principal_line(world: _World, best: int, plies: int, buffers: _Buffers) -> 
         entry = buffers.table[_slot(key, buffers.shift)]
         if entry[_KEY] != key:
             break
-        moves, paths, n = kernel._generated(position)
+        moves, paths, n = kernel.generated(position)
         found = np.flatnonzero((moves[:n, 0] == entry[_WORD]) & (moves[:n, 1] == entry[_CAPTURED]))
         if not len(found):
             break
-        line.append(kernel._codes(moves, paths, n)[int(found[0])])
-        position = kernel._after(position, int(entry[_WORD]), int(entry[_CAPTURED]))
+        line.append(kernel.codes_of(moves, paths, n)[int(found[0])])
+        position = kernel.after_word(position, int(entry[_WORD]), int(entry[_CAPTURED]))
     return tuple(line)
 
 

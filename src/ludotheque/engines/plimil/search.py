@@ -121,7 +121,7 @@ def _edge_slot(keys: Array, parent: int, move: int) -> int:
     empty slot (key ``-1``) where it would go."""
     key = parent << _MOVE_BITS | move
     mask: int = keys.shape[0] - 1
-    slot = int((np.uint64(key) * shared._GOLDEN) >> np.uint64(32)) & mask
+    slot = int((np.uint64(key) * shared.GOLDEN) >> np.uint64(32)) & mask
     while keys[slot] != -1 and keys[slot] != key:
         slot = (slot + 1) & mask
     return slot

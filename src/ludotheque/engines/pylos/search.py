@@ -174,7 +174,7 @@ def _evaluate(light: int, dark: int, mover: int, variant: int, weights: Array) -
 # -- alpha-beta -----------------------------------------------------------------------------------
 @compiled
 def _table_slot(key: int, shift: int) -> int:
-    return int((np.uint64(key) * shared._GOLDEN) >> np.uint64(shift))
+    return int((np.uint64(key) * shared.GOLDEN) >> np.uint64(shift))
 
 
 @compiled
