@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian machine and runs the whole test suite:
-# Debian's chromium, PostgreSQL and npm (installed when missing; needs root or sudo), a virtualenv
+# Debian's chromium, PostgreSQL, Redis and npm (installed when missing; needs root or sudo), a virtualenv
 # with the project and its test tools, axe-core for the browser tests' accessibility checks, a
 # PostgreSQL database for the server tests, then pytest (which also runs ruff, mypy and the doctests).
 set -euo pipefail
@@ -13,6 +13,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 \
   || missing+=(postgresql)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing Debian packages: ${missing[*]}"
   as_root apt-get update -qq
@@ -22,8 +23,9 @@ fi
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-# The research extra (OpenSpiel, PettingZoo, Gymnasium) too: tests/research runs the adapters.
-.venv/bin/pip install -q -e '.[dev,research]'
+# The research extra (OpenSpiel, PettingZoo, Gymnasium) and the distributed one (Redis, Ray) too:
+# tests/research runs the adapters, tests/distributed several workers, Redis and a local Ray.
+.venv/bin/pip install -q -e '.[dev,research,distributed]'
 
 # axe-core, injected into the pages by tests/browser (a pinned version, in the git-ignored node_modules).
 AXE_CORE=4.14.1

@@ -272,6 +272,8 @@ def test_ismcts_runs_its_iterations_in_the_worlds_and_is_a_pure_function_of_its_
     assert alike.scores.tolist() == search.ismcts(worlds[:1], iterations=500, seed=1).scores.tolist()
     scored = search.ismcts(worlds, iterations=500, seed=1, use_evaluator=True)
     assert scored.nodes == 500 and scored.scores.sum() == 500
+    keeping = search.ismcts(worlds, iterations=500, seed=1, keeps_territory=True)
+    assert keeping.nodes == 500 and keeping.scores.sum() == 500
     with pytest.raises(ValueError, match="iteration"):
         search.ismcts(worlds, iterations=0)
 
@@ -284,6 +286,35 @@ def test_ismcts_grows_its_buffers_when_a_position_needs_more_room(
     monkeypatch.setattr(search, "MOVE_ROOM", 8)
     found = search.ismcts([state], iterations=300, seed=0)
     assert found.nodes == 300 and found.scores.sum() == 300
+
+
+@needs_numba
+def test_playouts_may_keep_their_own_territory() -> None:
+    # The last turn of the game, a blank tile: light places once, and c2 is light's territory.
+    rows = ["........", "........", "........", "......D.", "........", "..L.....",
+            ".L.L....", "..L....."]
+    state = GAME.position(rows, round=5, drawn=8, tile="blank")
+    assert state.to_move == 0 and "c2" in [str(m) for m in state.legal_moves()]
+    position = kernel.from_state(state)
+    moves = np.empty((kernel.MOVE_ROOM, 2), dtype=np.int64)
+    paths = np.empty((0, kernel.PATH_WIDTH), dtype=np.int8)
+    kept: set[int] = set()
+    filled: set[int] = set()
+    for seed in range(300):
+        for keeps, ends in ((True, kept), (False, filled)):
+            rng = np.array([seed], dtype=np.uint64)
+            plies, light, dark, _ = search.playout(*position.words, position.line, moves, paths, rng,
+                                                   keeps)
+            assert plies == 1
+            ends.add(int(kernel.score(light, dark)[0]))
+    assert kept == {1} and filled == {0, 1}
+    # Without it, the playout is the kernel's own, move for move.
+    state = kernel.random_position(8, 30)
+    position = kernel.from_state(state)
+    rng = np.array([5], dtype=np.uint64)
+    end = search.playout(*position.words, position.line, moves, paths, rng, False)
+    _, final = kernel.trace_playout(state, seed=5)
+    assert end[1:] == final.words and end[0] == final.ply - state.ply
 
 
 def test_importing_the_kernel_compiles_no_search() -> None:
