@@ -248,5 +248,8 @@ def test_imbrication_levels_search_one_and_two_whole_turns() -> None:
     names = ["easy", "medium", "hard-plain"]
     depths = {name: ai.bot(name, game, seed=0).analyse(state).depth for name in names}
     assert depths == {"easy": 1, "medium": 4, "hard-plain": 4}
-    # Hard searches deeper in the compiled kernel, where it runs (else it is hard-plain).
-    assert ai.bot("hard", game, seed=0).analyse(state).depth >= 4
+    # Hard is information-set MCTS in the compiled kernel (else it is hard-plain): every one of
+    # its 30,000 iterations is counted in the root moves' visits.
+    hard = ai.bot("hard", game, seed=0).analyse(state)
+    assert hard.algorithm == "ismcts" and hard.iterations == 30_000
+    assert sum(hard.visits.values()) == 30_000

@@ -133,6 +133,53 @@ def seen_count(keys: Array, counts: Array, key: int) -> int:
     return 0
 
 
+# -- alpha-beta: the transposition table's values and slots, the move picked next ------------------
+WIN = 1_000_000
+"""A won position's value ``WIN - plies`` (lost: ``plies - WIN``), ``plies`` from the root to the end."""
+PROVEN = WIN - 10_000
+"""Values beyond ``±PROVEN`` are proven results; heuristic values stay well inside."""
+INFINITY = 2 * WIN
+
+
+@compiled
+def table_slot(key: int, shift: int) -> int:
+    """The slot of ``key`` in a table of ``2 ** (64 - shift)`` entries (Fibonacci hashing)."""
+    return int((np.uint64(key) * GOLDEN) >> np.uint64(shift))
+
+
+@compiled
+def to_table(value: int, ply: int) -> int:
+    """A value as the table keeps it: a proven result counted from this node, not the root."""
+    if value >= PROVEN:
+        return value + ply
+    if value <= -PROVEN:
+        return value - ply
+    return value
+
+
+@compiled
+def from_table(value: int, ply: int) -> int:
+    """The table's ``value`` seen from a node ``ply`` plies below the root (undoes :func:`to_table`)."""
+    if value >= PROVEN:
+        return value - ply
+    if value <= -PROVEN:
+        return value + ply
+    return value
+
+
+@compiled
+def pick(moves: Array, scores: Array, i: int, n: int) -> int:
+    """Bring the best-scored move of ``i..n`` to ``i`` and return it (a lazy selection sort)."""
+    best = i
+    for j in range(i + 1, n):
+        if scores[j] > scores[best]:
+            best = j
+    if best != i:
+        moves[i], moves[best] = moves[best], moves[i]
+        scores[i], scores[best] = scores[best], scores[i]
+    return int(moves[i])
+
+
 # -- random numbers ----------------------------------------------------------------------------------
 @compiled
 def rng_next(rng: Array) -> np.uint64:

@@ -35,8 +35,22 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import compiled as shared
-from ..compiled import Array, SearchResult, compiled, require, rng_below, seen_pop, seen_push
+from ..compiled import (
+    INFINITY,
+    PROVEN,
+    WIN,
+    Array,
+    SearchResult,
+    compiled,
+    from_table,
+    pick,
+    require,
+    rng_below,
+    seen_pop,
+    seen_push,
+    table_slot,
+    to_table,
+)
 from . import evaluate as plain_evaluate
 from . import kernel
 from .board import SIZE
@@ -69,12 +83,8 @@ from .kernel import (
 )
 from .rules import QUIET_LIMIT, REPETITION_LIMIT, ExpionState
 
-# -- values ---------------------------------------------------------------------------------------
-WIN = 1_000_000
-"""A won position's value for the team to move, less one per ply from the root (a win sooner is
-better); heuristic values are thousandths of the evaluator's [-1, 1], far below it."""
-_PROVEN = WIN - 10_000
-_INFINITY = 2 * WIN
+# -- values: ``WIN - plies`` for the team to move winning ``plies`` from the root (a win sooner is
+# better; ``compiled.WIN``); heuristic values are thousandths of the evaluator's [-1, 1], far below.
 MILLI = 1000.0
 MAX_PLY = 96
 """Plies below the root a search has room for (the deepest iteration is capped to fit)."""
@@ -181,30 +191,6 @@ def _table_key(pos: Array, seen_before: bool) -> int:
 
 
 @compiled
-def _table_slot(key: int, shift: int) -> int:
-    return int((np.uint64(key) * shared.GOLDEN) >> np.uint64(shift))
-
-
-@compiled
-def _to_table(value: int, ply: int) -> int:
-    """A value as the table keeps it: a proven result counted from this node, not the root."""
-    if value >= _PROVEN:
-        return value + ply
-    if value <= -_PROVEN:
-        return value - ply
-    return value
-
-
-@compiled
-def _from_table(value: int, ply: int) -> int:
-    if value >= _PROVEN:
-        return value - ply
-    if value <= -_PROVEN:
-        return value + ply
-    return value
-
-
-@compiled
 def _order(pos: Array, moves: Array, scores: Array, n: int, first: int, killers: Array, ply: int,
            history: Array) -> None:
     """Score the moves for ordering: the table's move, winning pushes, killers, other pushes,
@@ -228,19 +214,6 @@ def _order(pos: Array, moves: Array, scores: Array, n: int, first: int, killers:
 
 
 @compiled
-def _pick(moves: Array, scores: Array, i: int, n: int) -> int:
-    """Bring the best-scored move of ``i..n`` to ``i`` and return it (a lazy selection sort)."""
-    best = i
-    for j in range(i + 1, n):
-        if scores[j] > scores[best]:
-            best = j
-    if best != i:
-        moves[i], moves[best] = moves[best], moves[i]
-        scores[i], scores[best] = scores[best], scores[i]
-    return int(moves[i])
-
-
-@compiled
 def _negamax(
     stack: Array, moves: Array, counts_of: Array, ply: int, depth: int, alpha: int, beta: int,
     players: int, seen_before: bool, keys: Array, counts: Array, table_keys: Array,
@@ -260,12 +233,12 @@ def _negamax(
     if depth <= 0:
         return _evaluate(here, moves[ply], n, weights)
     key = _table_key(here, seen_before)
-    slot = _table_slot(key, stats[_TABLE_SHIFT])
+    slot = table_slot(key, stats[_TABLE_SHIFT])
     first = -1
     if ply > 0 and table_keys[slot] == key:
         first = int(table_moves[slot])
         if table_depths[slot] >= depth:
-            value = _from_table(int(table_values[slot]), ply)
+            value = from_table(int(table_values[slot]), ply)
             bound = table_bounds[slot]
             if bound == _EXACT or (bound == _LOWER and value >= beta) or (bound == _UPPER and value <= alpha):
                 return value
@@ -276,11 +249,11 @@ def _negamax(
     team = team_to_move(here)
     original_alpha = alpha
     repetitions = stats[_REPETITIONS]
-    best_value = -_INFINITY
+    best_value = -INFINITY
     best_move = -1
     child = stack[ply + 1]
     for i in range(n):
-        move = int(row[i]) if ply == 0 else _pick(row, order, i, n)
+        move = int(row[i]) if ply == 0 else pick(row, order, i, n)
         stats[_NODES] += 1
         if stats[_NODES] > stats[_BUDGET]:
             stats[_ABORTED] = 1
@@ -337,7 +310,7 @@ def _negamax(
         bound = _UPPER if best_value <= original_alpha else _LOWER if best_value >= beta else _EXACT
         if table_keys[slot] != key or table_depths[slot] <= depth:
             table_keys[slot] = key
-            table_values[slot] = _to_table(best_value, ply)
+            table_values[slot] = to_table(best_value, ply)
             table_depths[slot] = depth
             table_bounds[slot] = bound
             table_moves[slot] = best_move
@@ -348,7 +321,7 @@ def _negamax(
 def _table_move(pos: Array, seen_before: bool, table_keys: Array, table_moves: Array,
                 shift: int) -> int:
     key = _table_key(pos, seen_before)
-    slot = _table_slot(key, shift)
+    slot = table_slot(key, shift)
     return int(table_moves[slot]) if table_keys[slot] == key else -1
 
 
@@ -365,9 +338,9 @@ def _shuffled(codes: list[int], seed: int) -> Array:
 def squash(value: int) -> float:
     """A search value as a bot's value in [-1, 1]: a proven result ±1, else 0.9 × the evaluator's
     (as the plain alpha-beta scales it), kept below every proven result."""
-    if value >= _PROVEN:
+    if value >= PROVEN:
         return 1.0
-    if value <= -_PROVEN:
+    if value <= -PROVEN:
         return -1.0
     return 0.9 * max(-1.0, min(1.0, value / MILLI))
 
@@ -403,7 +376,7 @@ class _Search:
         n = len(root)
         self.moves[0, :n] = root
         self.counts_of[0] = n
-        _negamax(self.stack, self.moves, self.counts_of, 0, depth, -_INFINITY, _INFINITY,
+        _negamax(self.stack, self.moves, self.counts_of, 0, depth, -INFINITY, INFINITY,
                  self.players, self.seen_before, self.keys, self.counts, *self.table, self.scores,
                  self.killers, self.history, self.stats, values, self.weights)
         return not self.stats[_ABORTED]
@@ -461,7 +434,7 @@ def alphabeta(
         best_values = values.copy()
         if progress is not None:
             progress(iteration / depth)
-        if abs(int(values[0])) >= _PROVEN:
+        if abs(int(values[0])) >= PROVEN:
             break  # a proven result: deeper search cannot change it
     if not completed:  # not even one ply within the budget: every root move, one ply deep
         search.stats[_BUDGET] = search.stats[_NODES] + len(root) + 1
@@ -471,7 +444,7 @@ def alphabeta(
         root, best_values = root[order], values[order]
         completed = 1
     chosen = 0
-    if margin_milli > 0 and abs(int(best_values[0])) < _PROVEN:
+    if margin_milli > 0 and abs(int(best_values[0])) < PROVEN:
         close = [i for i, v in enumerate(best_values) if v >= best_values[0] - margin_milli]
         chosen = close[random.Random(seed).randrange(len(close))]
     best = int(root[chosen])

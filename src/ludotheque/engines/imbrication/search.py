@@ -39,7 +39,22 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..compiled import Array, SearchResult, compiled, count, lowest, require, rng_below
+from ..compiled import (
+    GOLDEN,
+    INFINITY,
+    PROVEN,
+    WIN,
+    Array,
+    SearchResult,
+    compiled,
+    count,
+    from_table,
+    lowest,
+    require,
+    rng_below,
+    table_slot,
+    to_table,
+)
 from . import kernel
 from .board import ROUNDS, TURNS_PER_ROUND
 from .evaluate import PIECE_WEIGHT, POCKET_WEIGHT, SCALE, TERRITORY_WEIGHT
@@ -67,12 +82,8 @@ from .kernel import (
 )
 from .rules import ImbricationState
 
-# -- values ---------------------------------------------------------------------------------------
-WIN = 1_000_000
-"""A won position's value for the player to move, less one per ply from the root (a win sooner is
-better); heuristic values are tenths of a cell, far below it."""
-_PROVEN = WIN - 10_000
-_INFINITY = 2 * WIN
+# -- values: ``WIN - plies`` for the player to move winning ``plies`` from the root (a win sooner is
+# better; ``compiled.WIN``); heuristic values are tenths of a cell, far below.
 TENTHS = 10
 """The evaluator's unit: its weights are whole tenths (``evaluate.py``)."""
 WEIGHTS: dict[str, int] = {
@@ -96,7 +107,6 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _NODES, _BUDGET, _ABORTED, _OVERFLOW, _SHIFT, _WHOLE_TURNS = range(6)
 # Columns of the transposition table (one int64 row an entry).
 _KEY, _VALUE, _INFO, _WORD, _CAPTURED = range(5)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # Rows of the history table: a move's kind, source and target (a placement: its cell).
 _HISTORY = 3 * 64 * 64
 
@@ -161,9 +171,9 @@ def to_float(value: int) -> float:
     >>> to_float(WIN - 3), to_float(0), to_float(60)
     (0.9985, 0.0, 0.45)
     """
-    if value >= _PROVEN:
+    if value >= PROVEN:
         return 1.0 - PER_PLY * (WIN - value)
-    if value <= -_PROVEN:
+    if value <= -PROVEN:
         return -1.0 + PER_PLY * (WIN + value)
     return HEURISTIC_SCALE * value / (abs(value) + _SCALE)
 
@@ -181,30 +191,6 @@ def evaluate(state: ImbricationState | Position, player: int) -> float:
 
 
 # -- alpha-beta -----------------------------------------------------------------------------------
-@compiled
-def _slot(key: int, shift: int) -> int:
-    return int((np.uint64(key) * _GOLDEN) >> np.uint64(shift))
-
-
-@compiled
-def _to_table(value: int, ply: int) -> int:
-    """A value as the table keeps it: a proven result counted from this node, not the root."""
-    if value >= _PROVEN:
-        return value + ply
-    if value <= -_PROVEN:
-        return value - ply
-    return value
-
-
-@compiled
-def _from_table(value: int, ply: int) -> int:
-    if value >= _PROVEN:
-        return value - ply
-    if value <= -_PROVEN:
-        return value + ply
-    return value
-
-
 @compiled
 def _history_index(word: int) -> int:
     kind = word >> 6 & 3
@@ -272,13 +258,13 @@ def _negamax(
     if depth <= 0:
         return evaluate_tenths(light, dark, mover, weights)
     key = position_key(light, dark, clock)
-    slot = _slot(key, stats[_SHIFT])
+    slot = table_slot(key, stats[_SHIFT])
     first_word = first_captured = -1
     if table[slot, _KEY] == key:
         first_word, first_captured = table[slot, _WORD], table[slot, _CAPTURED]
         info = table[slot, _INFO]
         if info >> 2 >= depth:
-            value = _from_table(table[slot, _VALUE], ply)
+            value = from_table(table[slot, _VALUE], ply)
             bound = info & 3
             if (bound == _EXACT or (bound == _LOWER and value >= beta)
                     or (bound == _UPPER and value <= alpha)):
@@ -293,7 +279,7 @@ def _negamax(
     _order(row, order, n, first_word, first_captured, killers, ply, history)
     whole_turns = stats[_WHOLE_TURNS] != 0
     original_alpha = alpha
-    best_value = -_INFINITY
+    best_value = -INFINITY
     best_word = best_captured = -1
     for i in range(n):
         _pick(row, order, i, n)
@@ -349,7 +335,7 @@ def _negamax(
     bound = _UPPER if best_value <= original_alpha else _LOWER if best_value >= beta else _EXACT
     if table[slot, _KEY] != key or table[slot, _INFO] >> 2 <= depth:
         table[slot, _KEY] = key
-        table[slot, _VALUE] = _to_table(best_value, ply)
+        table[slot, _VALUE] = to_table(best_value, ply)
         table[slot, _INFO] = depth << 2 | bound
         table[slot, _WORD] = best_word
         table[slot, _CAPTURED] = best_captured
@@ -369,7 +355,7 @@ def root_iteration(
     iteration then abandoned."""
     # Typed int64, not as literals: a recursive function called with other argument types than
     # its own gets a second compilation, which Numba's cache cannot link (numba issue #6061).
-    constants = np.array([_INFINITY, 1], dtype=np.int64)
+    constants = np.array([INFINITY, 1], dtype=np.int64)
     infinity, first_ply = constants[0], constants[1]
     mover = mover_of(clock)
     whole_turns = stats[_WHOLE_TURNS] != 0
@@ -408,7 +394,7 @@ def root_iteration(
         if value > best_value:
             best_value, best = value, i
     key = position_key(light, dark, clock)
-    slot = _slot(key, stats[_SHIFT])
+    slot = table_slot(key, stats[_SHIFT])
     table[slot, _KEY] = key
     table[slot, _VALUE] = best_value
     table[slot, _INFO] = depth << 2 | _EXACT
@@ -526,7 +512,7 @@ def _search_world(world: _World, order: Array, depth: int, depth_step: int, node
             progress(max(iteration / depth, int(stats[_NODES]) / nodes))
         resorted = np.argsort(-values, kind="stable")
         ranked, values = ranked[resorted], values[resorted]
-        if abs(int(values[0] if not is_exact else np.abs(values).min())) >= _PROVEN:
+        if abs(int(values[0] if not is_exact else np.abs(values).min())) >= PROVEN:
             break  # proven: deeper search cannot change the values it needs
     if not completed:  # not even one iteration within the budget: every root move, one ply deep
         stats[_BUDGET] = stats[_NODES] + len(ranked) + 1
@@ -631,7 +617,7 @@ def _principal_line(world: _World, best: int, plies: int, buffers: _Buffers) -> 
     position = kernel.play(world.position, best)
     while not position.is_over and len(line) < plies:
         key = int(position_key(*position.words))
-        entry = buffers.table[_slot(key, buffers.shift)]
+        entry = buffers.table[table_slot(key, buffers.shift)]
         if entry[_KEY] != key:
             break
         moves, paths, n = kernel.generated(position)
@@ -657,9 +643,9 @@ _CHILD_PARENT, _CHILD_WORD, _CHILD_CAPTURED, _CHILD_NODE = range(4)
 def _child_slot(children: Array, parent: int, word: int, captured: int) -> int:
     """The slot of (parent, move) in ``children``: where it is, or the empty slot to put it in."""
     mask = int(children.shape[0]) - 1
-    key = (np.uint64(parent) * _GOLDEN) ^ np.uint64(word)
-    key = (key * _GOLDEN) ^ np.uint64(captured)
-    slot = int((key * _GOLDEN) >> np.uint64(32)) & mask
+    key = (np.uint64(parent) * GOLDEN) ^ np.uint64(word)
+    key = (key * GOLDEN) ^ np.uint64(captured)
+    slot = int((key * GOLDEN) >> np.uint64(32)) & mask
     while children[slot, _CHILD_NODE] >= 0:
         if (children[slot, _CHILD_PARENT] == parent and children[slot, _CHILD_WORD] == word
                 and children[slot, _CHILD_CAPTURED] == captured):

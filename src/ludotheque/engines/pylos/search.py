@@ -28,8 +28,24 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from .. import compiled as shared
-from ..compiled import Array, SearchResult, compiled, count, lowest, require, rng_below, seen_pop, seen_push
+from ..compiled import (
+    INFINITY,
+    PROVEN,
+    WIN,
+    Array,
+    SearchResult,
+    compiled,
+    count,
+    from_table,
+    lowest,
+    pick,
+    require,
+    rng_below,
+    seen_pop,
+    seen_push,
+    table_slot,
+    to_table,
+)
 from . import kernel
 from .board import ABOVE, HIGHER, LEVEL_MASK, SQUARES, TOP
 from .evaluate import FIGURES, WEIGHTS
@@ -49,12 +65,8 @@ from .kernel import (
 )
 from .rules import VARIANTS, PylosState
 
-# -- values ---------------------------------------------------------------------------------------
-WIN = 1_000_000
-"""A won position's value for the player to move, less one per ply from the root (a win sooner
-is better); heuristic values are thousandths of a ball, far below it."""
-_PROVEN = WIN - 10_000
-_INFINITY = 2 * WIN
+# -- values: ``WIN - plies`` for the player to move winning ``plies`` from the root (a win sooner is
+# better; ``compiled.WIN``); heuristic values are thousandths of a ball, far below.
 MILLI = 1000.0
 MAX_PLY = 128
 """Plies below the root a search has room for (the deepest iteration is capped to fit)."""
@@ -173,30 +185,6 @@ def _evaluate(light: int, dark: int, mover: int, variant: int, weights: Array) -
 
 # -- alpha-beta -----------------------------------------------------------------------------------
 @compiled
-def _table_slot(key: int, shift: int) -> int:
-    return int((np.uint64(key) * shared.GOLDEN) >> np.uint64(shift))
-
-
-@compiled
-def _to_table(value: int, ply: int) -> int:
-    """A value as the table keeps it: a proven result counted from this node, not the root."""
-    if value >= _PROVEN:
-        return value + ply
-    if value <= -_PROVEN:
-        return value - ply
-    return value
-
-
-@compiled
-def _from_table(value: int, ply: int) -> int:
-    if value >= _PROVEN:
-        return value - ply
-    if value <= -_PROVEN:
-        return value + ply
-    return value
-
-
-@compiled
 def _order(moves: Array, scores: Array, n: int, first: int, killers: Array, ply: int,
            history: Array) -> None:
     """Score the moves for ordering: the table's move, the top, killers, then the balls a move
@@ -219,19 +207,6 @@ def _order(moves: Array, scores: Array, n: int, first: int, killers: Array, ply:
 
 
 @compiled
-def _pick(moves: Array, scores: Array, i: int, n: int) -> int:
-    """Bring the best-scored move of ``i..n`` to ``i`` and return it (a lazy selection sort)."""
-    best = i
-    for j in range(i + 1, n):
-        if scores[j] > scores[best]:
-            best = j
-    if best != i:
-        moves[i], moves[best] = moves[best], moves[i]
-        scores[i], scores[best] = scores[best], scores[i]
-    return int(moves[i])
-
-
-@compiled
 def _negamax(
     light: int, dark: int, mover: int, variant: int, depth: int, alpha: int, beta: int, ply: int,
     seen_before: bool, keys: Array, counts: Array, table_keys: Array, table_values: Array,
@@ -243,12 +218,12 @@ def _negamax(
     if depth <= 0:
         return _evaluate(light, dark, mover, variant, weights)
     key = light | dark << 30 | mover << 60 | (_SEEN_BEFORE if seen_before else 0)
-    slot = _table_slot(key, stats[_SHIFT])
+    slot = table_slot(key, stats[_SHIFT])
     first = -1
     if table_keys[slot] == key:
         first = int(table_moves[slot])
         if table_depths[slot] >= depth:
-            value = _from_table(int(table_values[slot]), ply)
+            value = from_table(int(table_values[slot]), ply)
             bound = table_bounds[slot]
             if bound == _EXACT or (bound == _LOWER and value >= beta) or (bound == _UPPER and value <= alpha):
                 return value
@@ -258,10 +233,10 @@ def _negamax(
     _order(row, order, n, first, killers, ply, history)
     original_alpha = alpha
     repetitions = stats[_REPETITIONS]
-    best_value = -_INFINITY
+    best_value = -INFINITY
     best_move = -1
     for i in range(n):
-        move = _pick(row, order, i, n)
+        move = pick(row, order, i, n)
         if stats[_NODES] >= stats[_BUDGET]:  # counted only once visited: the budget is a bound
             stats[_ABORTED] = 1
             return 0
@@ -305,7 +280,7 @@ def _negamax(
         bound = _UPPER if best_value <= original_alpha else _LOWER if best_value >= beta else _EXACT
         if table_keys[slot] != key or table_depths[slot] <= depth:
             table_keys[slot] = key
-            table_values[slot] = _to_table(best_value, ply)
+            table_values[slot] = to_table(best_value, ply)
             table_depths[slot] = depth
             table_bounds[slot] = bound
             table_moves[slot] = best_move
@@ -324,7 +299,7 @@ def root_iteration(
     others); false when the node budget ran out, the iteration then abandoned."""
     # Typed int64, not as literals: a recursive function called with other argument types than
     # its own gets a second compilation, which Numba's cache cannot link (numba issue #6061).
-    infinity: int = np.int64(_INFINITY)  # type: ignore[assignment]
+    infinity: int = np.int64(INFINITY)  # type: ignore[assignment]
     first_ply: int = np.int64(1)  # type: ignore[assignment]
     alpha = -infinity
     for i in range(root.shape[0]):
@@ -368,7 +343,7 @@ def root_iteration(
 def _table_move(light: int, dark: int, mover: int, seen_before: bool, table_keys: Array,
                 table_moves: Array, shift: int) -> int:
     key = light | dark << 30 | mover << 60 | (_SEEN_BEFORE if seen_before else 0)
-    slot = _table_slot(key, shift)
+    slot = table_slot(key, shift)
     return int(table_moves[slot]) if table_keys[slot] == key else -1
 
 
@@ -387,9 +362,9 @@ def squash(value: int) -> float:
     squashing of a ball difference (``evaluate.SCALE``), kept below every proven result."""
     from .evaluate import SCALE
 
-    if value >= _PROVEN:
+    if value >= PROVEN:
         return 1.0
-    if value <= -_PROVEN:
+    if value <= -PROVEN:
         return -1.0
     return 0.9 * math.tanh(value / MILLI / SCALE)
 
@@ -446,7 +421,7 @@ def alphabeta(
         best_values = values.copy()
         if progress is not None:
             progress(iteration / depth)
-        if abs(int(values[0])) >= _PROVEN:
+        if abs(int(values[0])) >= PROVEN:
             break  # a proven result: deeper search cannot change it
     if not completed:  # not even one ply within the budget: every root move, one ply deep
         stats[_BUDGET] = stats[_NODES] + len(root)
