@@ -1,11 +1,13 @@
 """The bots' public ratings, calibrated from the arena: each level's score against the level below
-(``ludotheque arena``, figures of 2026-11-23 in the README and ``benchmarks/results``) is turned
-into a rating difference with the logistic curve that Glicko's expected score uses, from the random
-bot anchored at ``RANDOM_ANCHOR``. A player sees "hard ≈ 2180" beside Pylos's hardest bot, and
-games against bots are rated against these fixed numbers (they never move).
+(``ludotheque arena``, figures in the README and ``benchmarks/results``) is turned into a rating
+difference with the logistic curve that Glicko's expected score uses, from the random bot anchored
+at ``RANDOM_ANCHOR``. The hard level searches in the compiled kernel since issue 15; its step is
+its score against ``hard-plain``, the hard level of before (whose own step is its score against
+medium). A player sees "hard ≈ 2816" beside Pylos's hardest bot, and games against bots are rated
+against these fixed numbers (they never move).
 
 >>> bot_rating("pylos", 2, "random"), bot_rating("pylos", 2, "hard")
-(600, 2180)
+(600, 2816)
 >>> bot_rating("nim", 2, "hard") is None
 True
 >>> difference(0.5), difference(0.76)
@@ -20,14 +22,16 @@ RANDOM_ANCHOR = 600
 # A level that won every game is not infinitely stronger: the score is capped at this.
 MAX_SCORE = 0.99
 LEVELS = ("random", "easy", "medium", "hard")
-# (game, players): the arena's score of easy against random, medium against easy, hard against medium.
-ARENA_SCORES: dict[tuple[str, int], tuple[float, float, float]] = {
-    ("pylos", 2): (0.99, 0.88, 0.925),
-    ("expion", 2): (0.975, 0.99, 0.9875),
-    ("expion", 3): (0.935, 0.98, 0.7625),
-    ("expion", 4): (0.955, 0.95, 0.975),
-    ("plimil", 2): (1.0, 0.77, 0.85),
-    ("imbrication", 2): (0.915, 0.735, 0.8125),
+# (game, players): the arena's score of easy against random, medium against easy, hard-plain against
+# medium, and hard against hard-plain (None where not measured: hard then shows hard-plain's rating,
+# a floor, since it searches the same evaluator deeper in the kernel).
+ARENA_SCORES: dict[tuple[str, int], tuple[float, float, float, float | None]] = {
+    ("pylos", 2): (0.99, 0.88, 0.925, 0.975),
+    ("expion", 2): (0.975, 0.99, 0.9875, None),
+    ("expion", 3): (0.935, 0.98, 0.7625, None),
+    ("expion", 4): (0.955, 0.95, 0.975, 1.0),
+    ("plimil", 2): (1.0, 0.77, 0.85, 0.9875),
+    ("imbrication", 2): (0.915, 0.735, 0.8125, None),
 }
 
 
@@ -43,8 +47,11 @@ def bot_ratings(game: str, players: int) -> dict[str, int]:
     if scores is None:
         return {}
     ratings = {"random": RANDOM_ANCHOR}
-    for weaker, stronger, score in zip(LEVELS[:-1], LEVELS[1:], scores, strict=True):
+    for weaker, stronger, score in zip(LEVELS[:-1], LEVELS[1:], scores[:3], strict=True):
         ratings[stronger] = ratings[weaker] + difference(score)
+    kernel_step = scores[3]
+    if kernel_step is not None:
+        ratings["hard"] += difference(kernel_step)
     return ratings
 
 
