@@ -14,7 +14,7 @@ kernels then say they are unavailable and everything runs on the plain engines.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar, cast
 
@@ -131,6 +131,23 @@ def seen_count(keys: Array, counts: Array, key: int) -> int:
             return int(counts[slot])
         slot = (slot + 1) & mask
     return 0
+
+
+# -- an evaluator's weights, passed to compiled code as an array (a global would be frozen into
+# Numba's cache, which a change to ``evaluate.py`` does not invalidate) -----------------------------
+def weight_vector(game: str, names: Sequence[str], defaults: Mapping[str, float],
+                  given: Mapping[str, float] | None, dtype: type = np.float64) -> Array:
+    """``defaults`` with any of them replaced by ``given``, in the order of ``names``; raises
+    ``ValueError`` naming ``game`` on a name that is not a weight.
+
+    >>> weight_vector("nim", ("a", "b"), {"a": 1.0, "b": 2.0}, {"b": 5}).tolist()
+    [1.0, 5.0]
+    """
+    chosen = dict(defaults) | dict(given or {})
+    unknown = set(chosen) - set(names)
+    if unknown:
+        raise ValueError(f"{game}: unknown evaluator weights {sorted(unknown)}")
+    return np.array([chosen[name] for name in names], dtype=dtype)
 
 
 # -- alpha-beta: the transposition table's values and slots, the move picked next ------------------

@@ -50,6 +50,7 @@ from ..compiled import (
     seen_push,
     table_slot,
     to_table,
+    weight_vector,
 )
 from . import evaluate as plain_evaluate
 from . import kernel
@@ -113,11 +114,7 @@ WEIGHTS: dict[str, float] = {
 def weights_array(weights: dict[str, float] | None = None) -> Array:
     """The evaluator's weights as the compiled code reads them (:data:`WEIGHTS` by default);
     raises ``ValueError`` on an unknown name."""
-    chosen = WEIGHTS | dict(weights or {})
-    unknown = set(chosen) - set(WEIGHT_NAMES)
-    if unknown:
-        raise ValueError(f"expion: unknown evaluator weights {sorted(unknown)}")
-    return np.array([chosen[name] for name in WEIGHT_NAMES], dtype=np.float64)
+    return weight_vector("expion", WEIGHT_NAMES, WEIGHTS, weights)
 
 
 # -- the evaluator ----------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from ..compiled import (
     rng_below,
     table_slot,
     to_table,
+    weight_vector,
 )
 from . import kernel
 from .board import ROUNDS, TURNS_PER_ROUND
@@ -157,11 +158,7 @@ def weights_array(weights: dict[str, int] | None = None) -> Array:
     >>> weights_array({"pocket": 2}).tolist()
     [10, 2, 1]
     """
-    chosen = dict(WEIGHTS) | dict(weights or {})
-    unknown = set(chosen) - set(WEIGHTS)
-    if unknown:
-        raise ValueError(f"imbrication: unknown evaluator weights {sorted(unknown)}")
-    return np.array([int(chosen[name]) for name in WEIGHTS], dtype=np.int64)
+    return weight_vector("imbrication", tuple(WEIGHTS), WEIGHTS, weights, np.int64)
 
 
 def to_float(value: int) -> float:

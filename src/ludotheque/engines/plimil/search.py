@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .. import compiled as shared
-from ..compiled import Array, SearchResult, compiled, count, require, rng_below, seen_pop
+from ..compiled import Array, SearchResult, compiled, count, require, rng_below, seen_pop, weight_vector
 from . import kernel
 from .board import BLUE, CELLS, RED, rank_of
 from .evaluate import ADVANCE_WEIGHT, CAPTURE_WEIGHT, COUNT_WEIGHT, SCALE
@@ -67,11 +67,7 @@ _RANKS = np.array([sum(1 << s for s in CELLS if rank_of(s) == r) for r in range(
 def weights_array(weights: dict[str, float] | None = None) -> Array:
     """The evaluator's weights as the compiled code reads them (``evaluate.py``'s by default);
     raises ``ValueError`` for a name that is not a weight."""
-    chosen = WEIGHTS | dict(weights or {})
-    unknown = set(chosen) - set(WEIGHT_NAMES)
-    if unknown:
-        raise ValueError(f"plimil: unknown evaluator weights {sorted(unknown)}")
-    return np.array([chosen[name] for name in WEIGHT_NAMES], dtype=np.float64)
+    return weight_vector("plimil", WEIGHT_NAMES, WEIGHTS, weights)
 
 
 @compiled

@@ -45,6 +45,7 @@ from ..compiled import (
     seen_push,
     table_slot,
     to_table,
+    weight_vector,
 )
 from . import kernel
 from .board import ABOVE, HIGHER, LEVEL_MASK, SQUARES, TOP
@@ -110,11 +111,7 @@ _FIGURE_MASKS, _FIGURE_SHORTS, _FIGURE_NUMBERS = _figure_table()
 
 def weights_array(weights: Mapping[str, float] | None = None) -> Array:
     """The evaluator's weights as the compiled code reads them (``evaluate.WEIGHTS`` by default)."""
-    chosen = dict(WEIGHTS) | dict(weights or {})
-    unknown = set(chosen) - set(WEIGHT_NAMES)
-    if unknown:
-        raise ValueError(f"pylos: unknown evaluator weights {sorted(unknown)}")
-    return np.array([chosen[name] for name in WEIGHT_NAMES], dtype=np.float64)
+    return weight_vector("pylos", WEIGHT_NAMES, WEIGHTS, weights)
 
 
 # -- the evaluator ----------------------------------------------------------------------------------
