@@ -14,6 +14,7 @@ kernels then say they are unavailable and everything runs on the plain engines.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar, cast
@@ -212,6 +213,61 @@ def rng_next(rng: Array) -> np.uint64:
 def rng_below(rng: Array, bound: int) -> int:
     """A random integer in ``[0, bound)`` (multiply-shift: bias under ``bound / 2**32``)."""
     return int(((rng_next(rng) >> _S32) * np.uint64(bound)) >> _S32)
+
+
+# -- UCT trees held in arrays: a node's moves lie in the pool from ``node_first`` (``-1`` until an
+# iteration reaches it), the first ``node_expanded`` of them with a child in ``pool_child`` ---------
+@compiled
+def tree_fill(node: int, buffer: Array, n: int, sizes: Array, node_first: Array, node_moves: Array,
+              pool_moves: Array, pool_child: Array) -> None:
+    """Give ``node`` the ``n`` moves of ``buffer``, none tried yet (``sizes[1]``: pool entries used)."""
+    start = sizes[1]
+    for i in range(n):
+        pool_moves[start + i] = buffer[i]
+        pool_child[start + i] = -1
+    node_first[node] = start
+    node_moves[node] = n
+    sizes[1] = start + n
+
+
+@compiled
+def tree_add_child(node: int, mover: int, rng: Array, sizes: Array, node_first: Array,
+                   node_expanded: Array, node_move: Array, node_mover: Array, node_visits: Array,
+                   node_totals: Array, node_moves: Array, pool_moves: Array, pool_child: Array) -> int:
+    """A new child of ``node`` (``sizes[0]``: nodes used) for one of its untried moves, drawn at
+    random and swapped in after the tried ones; ``mover`` plays it. Returns the child."""
+    start, k = node_first[node], node_expanded[node]
+    j = k + rng_below(rng, node_moves[node] - k)
+    pool_moves[start + k], pool_moves[start + j] = pool_moves[start + j], pool_moves[start + k]
+    child = sizes[0]
+    sizes[0] = child + 1
+    node_move[child] = pool_moves[start + k]
+    node_mover[child] = mover
+    node_visits[child] = 0
+    node_totals[child] = 0.0
+    node_first[child] = -1
+    node_expanded[child] = 0
+    pool_child[start + k] = child
+    node_expanded[node] = k + 1
+    return int(child)
+
+
+@compiled
+def ucb1_child(node: int, exploration: float, node_first: Array, node_moves: Array, pool_child: Array,
+               node_visits: Array, node_totals: Array) -> int:
+    """The child of a fully expanded ``node`` with the highest UCB1 score (mean value for the
+    child's mover plus ``exploration`` times the square root of log(parent visits) / visits)."""
+    parent_log = math.log(node_visits[node])
+    best_score = -math.inf
+    best = -1
+    start = node_first[node]
+    for i in range(node_moves[node]):
+        candidate = pool_child[start + i]
+        visits = node_visits[candidate]
+        score = node_totals[candidate] / visits + exploration * math.sqrt(parent_log / visits)
+        if score > best_score:
+            best_score, best = score, candidate
+    return int(best)
 
 
 def require() -> None:

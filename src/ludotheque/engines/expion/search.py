@@ -29,7 +29,6 @@ stored; near the 200-move limit the quiet-move count is part of the key too.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 
@@ -50,6 +49,9 @@ from ..compiled import (
     seen_push,
     table_slot,
     to_table,
+    tree_add_child,
+    tree_fill,
+    ucb1_child,
     weight_vector,
 )
 from . import evaluate as plain_evaluate
@@ -488,42 +490,16 @@ def uct_iterations(
             buffer[i] = root_moves[i]
         while True:
             if node_first[node] < 0:
-                start = sizes[1]
-                for i in range(n_here):
-                    pool_moves[start + i] = buffer[i]
-                    pool_child[start + i] = -1
-                node_first[node] = start
-                node_moves[node] = n_here
-                sizes[1] = start + n_here
-            start = node_first[node]
-            n = node_moves[node]
-            k = node_expanded[node]
-            if k < n:
-                # An untried move, drawn at random, swapped in after the expanded ones.
-                j = k + rng_below(rng, n - k)
-                pool_moves[start + k], pool_moves[start + j] = pool_moves[start + j], pool_moves[start + k]
-                move = int(pool_moves[start + k])
-                child = sizes[0]
-                sizes[0] = child + 1
-                node_move[child] = move
-                node_mover[child] = player_to_move(pos, players)
-                node_visits[child] = 0
-                node_totals[child] = 0.0
-                node_first[child] = -1
-                node_expanded[child] = 0
-                pool_child[start + k] = child
-                node_expanded[node] = k + 1
+                tree_fill(node, buffer, n_here, sizes, node_first, node_moves, pool_moves, pool_child)
+            added = node_expanded[node] < node_moves[node]
+            if added:
+                child = tree_add_child(node, player_to_move(pos, players), rng, sizes, node_first,
+                                       node_expanded, node_move, node_mover, node_visits, node_totals,
+                                       node_moves, pool_moves, pool_child)
             else:
-                parent_log = math.log(node_visits[node])
-                best_score = -math.inf
-                child = -1
-                for i in range(n):
-                    candidate = pool_child[start + i]
-                    visits = node_visits[candidate]
-                    score = node_totals[candidate] / visits + exploration * math.sqrt(parent_log / visits)
-                    if score > best_score:
-                        best_score, child = score, candidate
-                move = int(node_move[child])
+                child = ucb1_child(node, exploration, node_first, node_moves, pool_child, node_visits,
+                                   node_totals)
+            move = int(node_move[child])
             ended, n_here = step(pos, players, move, buffer)
             depth += 1
             path[depth] = child
@@ -533,7 +509,7 @@ def uct_iterations(
                 path_slots[depth] = seen
                 if counts[seen] >= REPETITION_LIMIT:
                     ended = REPETITION
-            if ended != ONGOING or k < n or depth >= MAX_TREE_DEPTH:
+            if ended != ONGOING or added or depth >= MAX_TREE_DEPTH:
                 break
             node = child
         if ended == ONGOING:

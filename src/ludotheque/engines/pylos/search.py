@@ -45,6 +45,8 @@ from ..compiled import (
     seen_push,
     table_slot,
     to_table,
+    tree_add_child,
+    tree_fill,
     weight_vector,
 )
 from . import kernel
@@ -572,32 +574,16 @@ def uct_iterations(
         while True:
             if node_first[node] < 0:
                 n = generate(at_light, at_dark, at_mover, variant, buffer)
-                start = sizes[1]
-                for i in range(n):
-                    pool_moves[start + i] = buffer[i]
-                    pool_child[start + i] = -1
-                node_first[node] = start
-                node_moves[node] = n
-                sizes[1] = start + n
+                tree_fill(node, buffer, n, sizes, node_first, node_moves, pool_moves, pool_child)
             start = node_first[node]
             n = node_moves[node]
             k = node_expanded[node]
             if k < n:
-                # An untried move, drawn at random, swapped in after the expanded ones.
-                j = k + rng_below(rng, n - k)
-                pool_moves[start + k], pool_moves[start + j] = pool_moves[start + j], pool_moves[start + k]
-                move = int(pool_moves[start + k])
-                child = sizes[0]
-                sizes[0] = child + 1
-                node_move[child] = move
-                node_mover[child] = at_mover
-                node_visits[child] = 0
-                node_totals[child] = 0.0
-                node_first[child] = -1
-                node_expanded[child] = 0
+                child = tree_add_child(node, at_mover, rng, sizes, node_first, node_expanded, node_move,
+                                       node_mover, node_visits, node_totals, node_moves, pool_moves,
+                                       pool_child)
                 node_proven[child] = 0
-                pool_child[start + k] = child
-                node_expanded[node] = k + 1
+                move = int(node_move[child])
             else:
                 parent_log = math.log(node_visits[node])
                 best_score = -math.inf
