@@ -270,6 +270,17 @@ def ucb1_child(node: int, exploration: float, node_first: Array, node_moves: Arr
     return int(best)
 
 
+def shuffled(items: Sequence[int], seed: int, dtype: type = np.int32) -> Array:
+    """``items`` in a seeded random order (Fisher-Yates on :func:`rng_below`): a search's root
+    moves, so that ties fall differently for each seed."""
+    order: Array = np.array(items, dtype=dtype)
+    rng = np.array([seed % 2**64], dtype=np.uint64)
+    for i in range(len(order) - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 def require() -> None:
     """Raise ``RuntimeError`` where Numba is missing (callers then use the plain engine)."""
     if not AVAILABLE:

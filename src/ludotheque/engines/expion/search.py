@@ -44,9 +44,9 @@ from ..compiled import (
     from_table,
     pick,
     require,
-    rng_below,
     seen_pop,
     seen_push,
+    shuffled,
     table_slot,
     to_table,
     tree_add_child,
@@ -324,15 +324,6 @@ def _table_move(pos: Array, seen_before: bool, table_keys: Array, table_moves: A
     return int(table_moves[slot]) if table_keys[slot] == key else -1
 
 
-def _shuffled(codes: list[int], seed: int) -> Array:
-    """The root moves in a seeded random order: ties then fall differently for each seed."""
-    order = np.array(codes, dtype=np.int32)
-    rng = np.array([seed % 2**64], dtype=np.uint64)
-    for i in range(len(order) - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order
-
 
 def squash(value: int) -> float:
     """A search value as a bot's value in [-1, 1]: a proven result ±1, else 0.9 × the evaluator's
@@ -415,7 +406,7 @@ def alphabeta(
     if position.is_over:
         raise ValueError("expion kernel: no move to search, the game is over")
     codes = kernel.legal_moves(position)
-    root = _shuffled(codes, seed)
+    root = shuffled(codes, seed)
     depth = max(1, min(depth, MAX_PLY - 1))
     if table_bits is None:  # room for the positions a budget can store, within 2**22 entries
         table_bits = max(10, min(22, (2 * nodes).bit_length()))

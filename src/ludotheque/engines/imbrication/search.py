@@ -52,6 +52,7 @@ from ..compiled import (
     lowest,
     require,
     rng_below,
+    shuffled,
     table_slot,
     to_table,
     weight_vector,
@@ -436,16 +437,6 @@ def _worlds(worlds: Sequence[ImbricationState | Position]) -> list[_World]:
     return found
 
 
-def _shuffled(n: int, seed: int) -> Array:
-    """The indexes of the root moves in a seeded random order: ties fall differently for each
-    seed."""
-    order = np.arange(n, dtype=np.int64)
-    rng = np.array([seed % 2**64], dtype=np.uint64)
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order
-
 
 class _Buffers:
     """What the searches of one decision reuse from world to world."""
@@ -575,7 +566,7 @@ def pimc(
     is_exact = len(distinct) > 1 if exact_root is None else exact_root
     lines = [(w if isinstance(w, Position) else kernel.from_state(w)).line.tobytes() for w in worlds]
     codes = distinct[0].codes
-    order = _shuffled(len(codes), seed)
+    order = shuffled(range(len(codes)), seed, np.int64)
     share = max(1, nodes // len(distinct))
     room = MOVE_ROOM
     buffers = _Buffers(plies, share, room, table_bits)

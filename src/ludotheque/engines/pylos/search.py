@@ -43,6 +43,7 @@ from ..compiled import (
     rng_below,
     seen_pop,
     seen_push,
+    shuffled,
     table_slot,
     to_table,
     tree_add_child,
@@ -346,15 +347,6 @@ def _table_move(light: int, dark: int, mover: int, seen_before: bool, table_keys
     return int(table_moves[slot]) if table_keys[slot] == key else -1
 
 
-def _shuffled(codes: list[int], seed: int) -> Array:
-    """The root moves in a seeded random order: ties then fall differently for each seed."""
-    order = np.array(codes, dtype=np.int32)
-    rng = np.array([seed % 2**64], dtype=np.uint64)
-    for i in range(len(order) - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order
-
 
 def squash(value: int) -> float:
     """A search value as a bot's value in [-1, 1]: a proven result ±1, else the evaluator's
@@ -385,7 +377,7 @@ def alphabeta(
         raise ValueError("pylos kernel: no move to search, the game is over")
     variant = VARIANT_CODES[position.variant]
     codes = kernel.legal_moves(position)
-    root = _shuffled(codes, seed)
+    root = shuffled(codes, seed)
     depth = max(1, min(depth, MAX_PLY - 1))
     if table_bits is None:  # room for the positions a budget can store, within 2**21 entries
         table_bits = max(10, min(21, (2 * nodes).bit_length()))
