@@ -4,10 +4,24 @@ Each seat moves ``--think`` seconds after it receives the document that gives it
 (about N moves/s in all); a game that ends is replaced by a new one, so N games stay live. The
 load client runs in its own process, the server (uvicorn, SQLite in WAL mode by default) in
 another. Measured after ``--warmup`` seconds, for ``--duration`` seconds: moves/s and the
-p50/p99 latency from a move's POST to the WebSocket document that shows it to the mover.
+p50/p99 move round trip, from a move's POST to the WebSocket document that shows it to the
+opponent (the mover's own socket gets it too, not counted).
+
+``--workers N`` starts ``ludotheque serve --workers N`` (uvicorn's worker processes on one port,
+so that each connection lands on any of them) on ``--db`` (PostgreSQL) and ``--redis`` (default:
+a redis-server of its own on a free port), and reports what the database and Redis did meanwhile:
+game-table commits/s and publishes/s.
 
     python benchmarks/load_server.py                      # 200 games, 10 s warm-up, 60 s measured
     python benchmarks/load_server.py --games 50 --duration 10 --warmup 3 --json
+    python benchmarks/load_server.py --games 600 --workers 2 --db postgresql://u:p@127.0.0.1/db
+
+``--parts`` measures instead what the shared parts take alone, for the capacity plan: moves
+stored per second in PostgreSQL through the workers' own locked change (``--threads`` at once,
+as N workers' database threads would), and Redis publishes per second of the workers' messages
+with ``--subscribers`` workers listening.
+
+    python benchmarks/load_server.py --parts --db postgresql://u:p@127.0.0.1/db --threads 16
 """
 
 from __future__ import annotations
@@ -17,10 +31,17 @@ import asyncio
 import gc
 import json
 import multiprocessing
+import os
 import random
+import secrets
+import signal
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +51,8 @@ from ludotheque.bench import percentile
 ROOT = Path(__file__).resolve().parents[1]
 # The load client creates every game from one address, far faster than a person: the server it
 # starts lifts the per-client creation limits (a server given by --url needs the same settings).
+# --parts: publishes in flight at once.
+PUBLISHERS = 32
 UNLIMITED = {"LUDOTHEQUE_CREATE_LIMIT": "none", "LUDOTHEQUE_BOT_GAME_LIMIT": "none"}
 
 
@@ -105,13 +128,15 @@ class HttpConnection:
             self._streams = None
 
 
-async def play_seat(plan: LoadPlan, game_id: str, seat: int, token: str, tally: Tally) -> None:
-    """One person: wait for the turn, think, POST a random legal move, time the echo."""
+async def play_seat(plan: LoadPlan, game_id: str, seat: int, token: str, tally: Tally,
+                    posted_at: dict[int, tuple[float, int]]) -> None:
+    """One person: wait for the turn, think, POST a random legal move; time each of the
+    opponent's moves from its POST (``posted_at``: ply -> time, seat, shared by the game's
+    seats) to the document on this seat's socket."""
     import websockets
 
     rng = random.Random(f"{plan.seed}-{game_id}-{seat}")
     ws_url = plan.url.replace("http", "ws", 1) + f"/api/games/{game_id}/ws?token={token}"
-    posted_at: dict[int, float] = {}
     http = HttpConnection(plan.url)
     try:
         async with websockets.connect(ws_url, max_size=2**22, compression=None) as socket:
@@ -121,13 +146,14 @@ async def play_seat(plan: LoadPlan, game_id: str, seat: int, token: str, tally: 
                 if "id" not in doc:
                     tally.errors += 1
                     continue
-                if doc["ply"] in posted_at:
-                    tally.record(posted_at.pop(doc["ply"]), arrived)
+                posted = posted_at.get(doc["ply"])
+                if posted is not None and posted[1] != seat:
+                    tally.record(posted_at.pop(doc["ply"])[0], arrived)
                 if doc["status"] == "over":
                     return
                 if doc["to_move"] == seat and doc["legal_moves"]:
                     await asyncio.sleep(plan.think)
-                    posted_at[doc["ply"] + 1] = time.perf_counter()
+                    posted_at[doc["ply"] + 1] = (time.perf_counter(), seat)
                     move = {"move": rng.choice(doc["legal_moves"]), "ply": doc["ply"]}
                     status, _ = await http.post(f"/api/games/{game_id}/moves", move, token)
                     if status != 200:
@@ -144,7 +170,8 @@ async def keep_a_game_live(plan: LoadPlan, tally: Tally, delay: float) -> None:
             _, body = await http.post("/api/games", {"game": "pylos", "seats": ["human", "human"]})
             created = json.loads(body)
             seats = [(entry["seat"], entry["token"]) for entry in created["seats"]]
-            await asyncio.gather(*(play_seat(plan, created["id"], s, t, tally) for s, t in seats))
+            posted: dict[int, tuple[float, int]] = {}
+            await asyncio.gather(*(play_seat(plan, created["id"], s, t, tally, posted) for s, t in seats))
             tally.finished_games += 1
         except Exception:  # a refused creation or a dropped socket
             tally.errors += 1  # counted, and the game slot goes on with a new game
@@ -204,6 +231,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a new SQLite file, WAL)")
     parser.add_argument("--url", default=None, help="load a running server instead of starting one "
                         "(started with LUDOTHEQUE_CREATE_LIMIT=none)")
+    parser.add_argument("--workers", type=int, default=0, help="start `ludotheque serve --workers N` "
+                        "(PostgreSQL --db and Redis) instead of the single process")
+    parser.add_argument("--redis", default=None, help="Redis of the workers (default: a redis-server "
+                        "of its own on a free port)")
+    parser.add_argument("--parts", action="store_true", help="measure PostgreSQL and Redis alone "
+                        "(stored moves/s, publishes/s) instead of a server")
+    parser.add_argument("--threads", type=int, default=8, help="--parts: changes stored at once")
+    parser.add_argument("--subscribers", type=int, default=4, help="--parts: workers listening on Redis")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args(argv)
@@ -215,19 +250,221 @@ def main(argv: list[str] | None = None) -> None:
             url, arguments.games, arguments.warmup, arguments.duration, arguments.think, arguments.seed
         )
 
-    if arguments.url:
+    if arguments.parts:
+        if not arguments.db or not arguments.db.startswith("postgres"):
+            parser.error("--parts needs --db postgresql://...")
+        with own_redis(arguments.redis) as redis_url:
+            figures = {
+                **stored_moves(arguments.db, arguments.threads, arguments.duration),
+                **asyncio.run(publishes(redis_url, arguments.subscribers, arguments.duration)),
+            }
+    elif arguments.url:
         figures = run_load(plan_for(arguments.url))
+    elif arguments.workers:
+        if not arguments.db or not arguments.db.startswith("postgres"):
+            parser.error("--workers needs --db postgresql://...")
+        with own_redis(arguments.redis) as redis_url, \
+                workers(arguments.db, redis_url, arguments.workers) as (url, pid):
+            before = {**shared_counters(arguments.db, redis_url), "workers_cpu_s": tree_cpu_seconds(pid)}
+            figures = run_load(plan_for(url))
+            after = {**shared_counters(arguments.db, redis_url), "workers_cpu_s": tree_cpu_seconds(pid)}
+        figures["workers_cpu_ms_per_move"] = round(
+            (after.pop("workers_cpu_s") - before.pop("workers_cpu_s")) * 1000 / max(1, figures["moves"])
+            * arguments.duration / (arguments.warmup + arguments.duration + arguments.think + 1), 3)
+        seconds = arguments.warmup + arguments.duration + arguments.think + 1
+        figures.update(workers=arguments.workers, database="postgresql")
+        figures.update({name: round((after[name] - before[name]) / seconds, 1) for name in before})
     else:
         with tempfile.TemporaryDirectory() as folder:
             db = arguments.db or f"sqlite:///{Path(folder) / 'load.db'}"
             with ServerProcess(db, env=UNLIMITED) as server:
                 figures = run_load(plan_for(server.url))
             figures["database"] = db.split(":", 1)[0]
+    figures["load_average_1m"] = round(os.getloadavg()[0], 2)
+    figures["cpus"] = os.cpu_count()
     if arguments.json:
         print(json.dumps(figures))
     else:
         for name, value in figures.items():
             print(f"{name:>15}: {value}")
+
+
+@contextmanager
+def own_redis(url: str | None) -> Iterator[str]:
+    """``url``, or a redis-server of this run on a free port (stopped by its pid at the end)."""
+    if url:
+        yield url
+        return
+    from tests.support.server import free_port
+
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        pidfile = Path(folder) / "redis.pid"
+        subprocess.run(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--daemonize", "yes",
+                        "--dir", folder, "--pidfile", str(pidfile), "--save", "", "--appendonly", "no"],
+                       check=True)
+        try:
+            for _ in range(100):
+                if pidfile.exists():
+                    break
+                time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            if pidfile.exists():
+                os.kill(int(pidfile.read_text().strip()), signal.SIGKILL)
+
+
+@contextmanager
+def workers(db: str, redis_url: str, count: int) -> Iterator[tuple[str, int]]:
+    """``ludotheque serve --workers count`` on a free port; yields its URL and pid once it answers."""
+    from tests.support.server import free_port
+
+    port = free_port()
+    command = [sys.executable, "-m", "ludotheque", "serve", "--port", str(port), "--db", db,
+               "--redis", redis_url, "--workers", str(count)]
+    process = subprocess.Popen(command, env={**os.environ, **UNLIMITED}, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            if process.poll() is not None:
+                raise SystemExit(f"the workers exited with {process.returncode}")
+            try:
+                with urllib.request.urlopen(url + "/api/catalog", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        time.sleep(2.0)  # every worker has started (the first to answer may be alone)
+        yield url, process.pid
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def stored_moves(db: str, threads: int, seconds: float) -> dict[str, Any]:
+    """Moves stored per second by ``threads`` threads, each playing its own Pylos games move by
+    move through ``Storage.change_locked`` (row lock, version check, one commit per move)."""
+    import threading
+
+    from ludotheque.core.registry import load as load_game
+    from ludotheque.server.clocks import Instant
+    from ludotheque.server.snapshots import GameMeta, Seat, begin, new_snapshot, play
+    from ludotheque.server.storage import Storage
+
+    storage = Storage(db)
+    storage.migrate()
+    game = load_game("pylos")
+    counts = [0] * threads
+    stop = time.monotonic() + seconds
+
+    def player(number: int) -> None:
+        rng = random.Random(number)
+        while time.monotonic() < stop:
+            seats = (Seat("human", "a", token_hash="x"), Seat("human", "b", token_hash="y"))
+            game_id = f"parts-{number}-{secrets.token_hex(6)}"
+            meta = GameMeta(game_id, game, number, "2026-11-24T00:00:00+00:00")
+            snap = begin(new_snapshot(game, number, seats, None), Instant.now())
+            storage.insert(meta, snap)
+            version = 0
+            while snap.status == "playing" and time.monotonic() < stop:
+                move = str(rng.choice(snap.state.legal_moves()))
+                seat = snap.seat_to_move()
+                assert seat is not None
+
+                def operation(current: Any, now: Any, seat: int = seat, move: str = move) -> Any:
+                    return play(current, seat, move, current.ply, now)
+
+                _, snap, version = storage.change_locked(meta.id, version, snap, operation)
+                counts[number] += 1
+
+    workers = [threading.Thread(target=player, args=(n,)) for n in range(threads)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    storage.close()
+    return {"threads": threads, "stored_moves_per_s": round(sum(counts) / seconds, 1)}
+
+
+async def publishes(url: str, subscribers: int, seconds: float) -> dict[str, Any]:
+    """Publishes per second of the workers' game messages (``PUBLISHERS`` at once, as many
+    changes of one worker would), and the messages delivered to ``subscribers`` listeners (in
+    this process too: a worker's own cost of reading them is counted)."""
+    from redis.asyncio import Redis
+
+    from ludotheque.server.bus import CHANNEL, encode_message
+
+    received = [0] * subscribers
+
+    async def listen(number: int, ready: asyncio.Event) -> None:
+        client = Redis.from_url(url)
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(CHANNEL)
+        ready.set()
+        async for message in pubsub.listen():
+            if message.get("type") == "message":
+                received[number] += 1
+
+    readies = [asyncio.Event() for _ in range(subscribers)]
+    listeners = [asyncio.create_task(listen(n, readies[n])) for n in range(subscribers)]
+    for ready in readies:
+        await ready.wait()
+    publisher = Redis.from_url(url, max_connections=PUBLISHERS)
+    counts, stop = [0] * PUBLISHERS, time.monotonic() + seconds
+
+    async def publish(number: int) -> None:
+        while time.monotonic() < stop:
+            message = {"kind": "game", "game": f"g{number}", "v": counts[number]}
+            await publisher.publish(CHANNEL, encode_message(message, "bench"))
+            counts[number] += 1
+
+    await asyncio.gather(*(publish(n) for n in range(PUBLISHERS)))
+    published = sum(counts)
+    await asyncio.sleep(0.5)
+    for task in listeners:
+        task.cancel()
+    await publisher.aclose()
+    return {"subscribers": subscribers, "redis_publishes_per_s": round(published / seconds, 1),
+            "redis_deliveries_per_s": round(sum(received) / seconds, 1)}
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) used so far by ``pid`` and every process under it."""
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except OSError:
+            continue
+        todo.extend(int(child) for child in children)
+    return total
+
+
+def shared_counters(db: str, redis_url: str) -> dict[str, float]:
+    """What PostgreSQL and Redis did so far: commits of the database, updates of the games
+    table, publishes, and messages Redis delivered to subscribers (one per worker and publish)."""
+    import redis
+    from sqlalchemy import create_engine, text
+
+    from ludotheque.server.config import database_url
+
+    engine = create_engine(database_url(db))
+    with engine.connect() as connection:
+        commits = connection.execute(text(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")).scalar()
+        updates = connection.execute(text(
+            "SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'games'")).scalar()
+    engine.dispose()
+    client = redis.Redis.from_url(redis_url)
+    stats = client.info("commandstats").get("cmdstat_publish", {})
+    client.close()
+    return {"db_commits_per_s": float(commits or 0), "games_updates_per_s": float(updates or 0),
+            "redis_publishes_per_s": float(stats.get("calls", 0))}
 
 
 if __name__ == "__main__":

@@ -15,7 +15,12 @@ everyone, turned into Elo points: the ratings at which its expected score would 
 (the others giving way so that the ratings stay centred). So the two intervals always agree; a
 bot that lost every game has no lower bound (``-inf``), one that won every game no upper bound.
 
-Results are appended to ``games.jsonl`` as they arrive, so a run can be resumed.
+Results are appended to ``games.jsonl`` as they arrive, so a run can be resumed. The games are
+played here (``jobs`` processes) or on Ray (``ray``: a local Ray or a cluster's address, see
+:mod:`ludotheque.ai.remote`); a game's seeds alone decide it, so the results are the same.
+
+Self-play (:func:`run_selfplay`) plays one bot against itself and writes each game as a record
+(the format of ``ludotheque replay``), one JSON line per game, for training and research.
 
 >>> [m.seats for m in schedule(["a", "b"], players=2, games=3, seed=0)]
 [('a', 'b'), ('b', 'a'), ('a', 'b')]
@@ -32,13 +37,15 @@ import json
 import math
 import multiprocessing
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record
 from ..core.registry import load
 from .levels import canonical_level
+from .remote import RayExecutor, ray_running, unordered_results
 
 Z95 = 1.959964
 GAMES_FILE = "games.jsonl"
@@ -173,7 +180,7 @@ def schedule(
         for k in range(games):
             seats = tuple(pair[b] for b in patterns[k % len(patterns)])
             index = len(matches)
-            matches.append(Match(index, seats, seed * 1_000_003 + index))
+            matches.append(Match(index, seats, game_seed(seed, index)))
     return matches
 
 
@@ -197,10 +204,6 @@ def play_match(game_id: str, variant: str, players: int, match: Match) -> Outcom
     )
 
 
-def _play_packed(args: tuple[str, str, int, Match]) -> Outcome:
-    return play_match(*args)
-
-
 def run_arena(
     game_id: str,
     bots: Sequence[str],
@@ -213,9 +216,13 @@ def run_arena(
     resume: bool = False,
     seed: int = 0,
     on_result: Callable[[Outcome, int, int], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaReport:
     """Play the round robin (resuming from ``out`` when asked) and rate the bots, named in
     English or French (``difficile``); the report names them as DESIGN does (``hard``).
+
+    The games run in ``jobs`` processes, or on Ray when ``ray`` is given: ``"local"`` for a
+    local Ray with ``jobs`` CPUs, otherwise a cluster's address (:class:`~.remote.RayExecutor`).
 
     ``on_result(outcome, done, total)`` hears of each game. Raises ``ValueError`` for fewer than
     two bots, an unknown bot or game, or a resume whose saved settings differ.
@@ -230,7 +237,8 @@ def run_arena(
     done = _prepare(out, config, resume)
     results = {o.index: o for o in done if o.index < len(matches) and o.seats == matches[o.index].seats}
     todo = [m for m in matches if m.index not in results]
-    for outcome in _play_all(game.id, game.variant, game.players, todo, jobs):
+    calls = [(game.id, game.variant, game.players, m) for m in todo]
+    for outcome in run_calls(play_match, calls, jobs=jobs, ray=ray):
         results[outcome.index] = outcome
         if out is not None:
             with (out / GAMES_FILE).open("a", encoding="utf-8") as handle:
@@ -269,21 +277,164 @@ def _prepare(out: Path | None, config: dict[str, Any], resume: bool) -> list[Out
                 outcomes.append(Outcome.from_json(json.loads(line)))
             except (ValueError, KeyError, TypeError):
                 continue
+        # Rewritten with the games kept, so that the next result does not run into a cut line.
+        games_path.write_text("".join(json.dumps(asdict(o)) + "\n" for o in outcomes), encoding="utf-8")
         return outcomes
     config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
     games_path.write_text("", encoding="utf-8")
     return []
 
 
-def _play_all(
-    game_id: str, variant: str, players: int, matches: list[Match], jobs: int
-) -> Iterable[Outcome]:
-    tasks = [(game_id, variant, players, m) for m in matches]
-    if jobs <= 1 or len(tasks) <= 1:
-        yield from map(_play_packed, tasks)
+def run_calls(
+    fn: Callable[..., Any], calls: list[tuple[Any, ...]], *, jobs: int, ray: str | None
+) -> Iterator[Any]:
+    """``fn(*call)`` for each call, as each finishes: here (one job), in ``jobs`` processes or
+    on Ray (``ray``: ``"local"`` or an address). Stopping early (an error, Ctrl-C) stops the
+    processes, or cancels the Ray tasks left."""
+    if ray is None:
+        if jobs <= 1 or len(calls) <= 1:
+            yield from (fn(*call) for call in calls)
+            return
+        # A pool's exit terminates its processes: Ctrl-C does not wait for the games in play.
+        # Forking a process that runs Ray (its threads, its signal handlers) is unsafe: spawn then.
+        context = multiprocessing.get_context("spawn" if ray_running() else None)
+        with context.Pool(processes=min(jobs, len(calls))) as pool:
+            yield from pool.imap_unordered(_apply, [(fn, call) for call in calls])
         return
-    with multiprocessing.get_context().Pool(processes=jobs) as pool:
-        yield from pool.imap_unordered(_play_packed, tasks)
+    if not calls:
+        return
+    executor = RayExecutor(ray, num_cpus=jobs)
+    finished = False
+    try:
+        yield from unordered_results(executor, fn, calls)
+        finished = True
+    finally:
+        executor.shutdown(wait=finished, cancel_futures=not finished)
+
+
+def _apply(call: tuple[Callable[..., Any], tuple[Any, ...]]) -> Any:
+    fn, arguments = call
+    return fn(*arguments)
+
+
+# -- self-play ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SelfPlayGame:
+    """One self-play game: its index and seed, the bot on every seat, the record to replay it,
+    and how long it took (the only figures, with the record's times, that vary between runs)."""
+
+    index: int
+    seed: int
+    level: str
+    record: Record
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        assert self.record.result is not None
+        return {"index": self.index, "seed": self.seed, "level": self.level,
+                "winners": list(self.record.result.winners), "plies": len(self.record.moves),
+                "seconds": round(self.seconds, 4), "record": self.record.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SelfPlayGame:
+        """Read a line; raises ``ValueError`` (or ``KeyError``, ``TypeError``) when malformed."""
+        record = Record.from_json(data["record"])
+        if record.result is None:
+            raise ValueError("an unfinished game")
+        return cls(int(data["index"]), int(data["seed"]), str(data["level"]), record,
+                   float(data["seconds"]))
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed`` (the arena's and self-play's)."""
+    return seed * 1_000_003 + index
+
+
+def play_selfplay(game_id: str, variant: str, players: int, level: str, index: int, seed: int
+                  ) -> SelfPlayGame:
+    """Play one game of ``level`` on every seat (seat ``s`` seeded ``seed * 8 + s``, as in the
+    arena) and record it."""
+    from . import bot
+
+    game = load(game_id, variant=variant, players=players)
+    bots = [bot(level, game, seed=seed * 8 + seat) for seat in range(game.players)]
+    state = game.new_state(seed=seed)
+    record = Record.start(game, seed)
+    moves: list[str] = []
+    started = time.perf_counter()
+    while not state.is_over:
+        mover = state.to_move
+        assert mover is not None
+        move = bots[mover].choose(state)
+        moves.append(str(move))
+        state = state.play(move)
+    seconds = time.perf_counter() - started
+    return SelfPlayGame(index, seed, level, record.with_moves(moves).finished(state.result()), seconds)
+
+
+def run_selfplay(
+    game_id: str,
+    level: str,
+    *,
+    games: int,
+    out: Path,
+    players: int | None = None,
+    variant: str | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    resume: bool = False,
+    ray: str | None = None,
+    on_result: Callable[[SelfPlayGame, int, int], None] | None = None,
+) -> list[SelfPlayGame]:
+    """Play ``games`` games of ``level`` against itself, appending each as a JSON line to
+    ``out`` as it ends (in the order they end); with ``resume``, the games already in ``out``
+    are kept and only the others played. Returns every game, by index.
+
+    ``jobs`` and ``ray`` as for :func:`run_arena`. Raises ``ValueError`` for an unknown game or
+    level, or a resume from a file of another self-play.
+    """
+    level = canonical_level(level)
+    game = load(game_id, variant=variant, players=players)
+    from . import bot
+
+    bot(level, game, seed=0)  # an unknown level fails here, not in every task
+    settings = (game.id, game.variant, game.players, level)
+    done = _saved_selfplay(out, settings, seed) if resume else {}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # Rewritten with the games kept: a line cut short must not run into the next one.
+    out.write_text("".join(json.dumps(g.to_json(), ensure_ascii=False) + "\n" for g in done.values()),
+                   encoding="utf-8")
+    results = {i: g for i, g in done.items() if i < games}
+    calls = [(*settings, i, game_seed(seed, i)) for i in range(games) if i not in results]
+    with out.open("a", encoding="utf-8") as handle:
+        for played in run_calls(play_selfplay, calls, jobs=jobs, ray=ray):
+            results[played.index] = played
+            handle.write(json.dumps(played.to_json(), ensure_ascii=False) + "\n")
+            handle.flush()
+            if on_result is not None:
+                on_result(played, len(results), games)
+    return [results[i] for i in sorted(results)]
+
+
+def _saved_selfplay(out: Path, settings: tuple[str, str, int, str], seed: int) -> dict[int, SelfPlayGame]:
+    """The games ``out`` holds; a line cut short by an interrupted run is dropped (that game is
+    played again). Raises ``ValueError`` when a game comes from other settings."""
+    if not out.exists():
+        return {}
+    saved: dict[int, SelfPlayGame] = {}
+    for line in out.read_text(encoding="utf-8").splitlines():
+        try:
+            played = SelfPlayGame.from_json(json.loads(line))
+        except (ValueError, KeyError, TypeError):
+            continue
+        record = played.record
+        if ((record.game, record.variant, record.players, played.level) != settings
+                or played.seed != game_seed(seed, played.index)):
+            raise ValueError(f"cannot resume {out}: it holds another self-play "
+                             f"({record.game}, {record.variant}, {record.players} players, "
+                             f"{played.level}, game seed {played.seed})")
+        saved[played.index] = played
+    return saved
 
 
 # -- scores and ratings -----------------------------------------------------------------------

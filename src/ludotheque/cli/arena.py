@@ -21,7 +21,17 @@ from rich.table import Table
 from .. import i18n
 from ..ai.arena import ArenaReport, Outcome, run_arena
 from ..ai.levels import BOT_NAMES, canonical_level, level_label
+from ..ai.remote import LOCAL, RayError
 from .common import language, load_game
+
+RAY_HELP = (
+    "Play on Ray: a local Ray with --jobs CPUs, or the cluster of --ray-address (extra "
+    "'distributed') / jouer sur Ray : un Ray local de --jobs processeurs, ou la grappe de --ray-address"
+)
+RAY_ADDRESS_HELP = (
+    "Address of a Ray cluster: ray://host:10001, host:6379 or auto; implies --ray / adresse d'une "
+    "grappe Ray : ray://hôte:10001, hôte:6379 ou auto ; implique --ray"
+)
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
@@ -69,7 +79,10 @@ def arena(
     games: Annotated[int, typer.Option(min=1, help="Games per pair / parties par paire")] = 20,
     players: Annotated[int | None, typer.Option(help="Number of players / nombre de joueurs")] = None,
     variant: Annotated[str | None, typer.Option(help="Variant / variante")] = None,
-    jobs: Annotated[int, typer.Option(min=1, help="Processes / processus")] = 2,
+    jobs: Annotated[int, typer.Option(min=1, help=(
+        "Processes, or CPUs of a local Ray / processus, ou processeurs d'un Ray local"))] = 2,
+    ray: Annotated[bool, typer.Option("--ray", help=RAY_HELP)] = False,
+    ray_address: Annotated[str | None, typer.Option(help=RAY_ADDRESS_HELP)] = None,
     resume: Annotated[bool, typer.Option(help="Continue from --out / reprendre depuis --out")] = False,
     out: Annotated[Path, typer.Option(help="Output folder / dossier des résultats")] = Path("out/arena"),
     seed: Annotated[int, typer.Option(help="Seed of the schedule / graine du calendrier")] = 0,
@@ -98,7 +111,11 @@ def arena(
             report = run_arena(
                 game, names, games=games, players=players, variant=variant, jobs=jobs,
                 out=out, resume=resume, seed=seed, on_result=advance,
+                ray=ray_target(ray, ray_address),
             )
+    except RayError as error:
+        errors.print(words["error"].format(reason=error.text(chosen)), markup=False, highlight=False)
+        raise typer.Exit(1) from None
     except ValueError as error:
         errors.print(words["error"].format(reason=error), markup=False, highlight=False)
         raise typer.Exit(1) from None
@@ -107,6 +124,18 @@ def arena(
         return
     show_report(report, words, Console(), chosen)
     errors.print(words["saved"].format(out=out), markup=False, highlight=False)
+
+
+def ray_target(ray: bool, address: str | None) -> str | None:
+    """What ``run_arena`` and ``run_selfplay`` take as ``ray``: ``None`` (no Ray), ``"local"``
+    or the address.
+
+    >>> ray_target(False, None), ray_target(True, None), ray_target(False, "auto")
+    (None, 'local', 'auto')
+    """
+    if address:
+        return address
+    return LOCAL if ray else None
 
 
 def _bot_names(bots: str, words: dict[str, str], lang: str, errors: Console) -> list[str]:

@@ -15,6 +15,7 @@ from .games import games
 from .play import play
 from .replay import replay
 from .rules import rules
+from .selfplay import selfplay
 from .serve import serve
 
 # The help texts name the registered games ({titles}, {games}: see ``common.with_games``).
@@ -62,6 +63,7 @@ COMMANDS = (
     (bench, "Measure engine speed with uniformly random playouts."),
     (rules, "Show a game's rules (French or English)."),
     (arena, "Round robin between bots: Elo ratings, results table, CSV/JSON and a chart."),
+    (selfplay, "A bot against itself, every game saved as a record (JSON lines), for training and research."),
     (serve, "Run the web server: lobby, live and correspondence games, bots."),
 )
 for command, text in COMMANDS:

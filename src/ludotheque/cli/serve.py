@@ -1,7 +1,11 @@
-"""``ludotheque serve [--host 127.0.0.1] [--port 8000] [--db URL] [--smtp URL]``: the web server.
+"""``ludotheque serve [--host 127.0.0.1] [--port 8000] [--db URL] [--smtp URL] [--redis URL]
+[--workers N] [--bots ray|ray://HOST:PORT]``: the web server.
 
 One process serves the pages, the JSON API and a WebSocket per game. Without ``--db`` the
 database is ``$LUDOTHEQUE_DB`` or SQLite in the user's data folder (``$XDG_DATA_HOME``).
+``--workers N --redis redis://… --db postgresql://…``: N server processes on one port, sharing
+the games through PostgreSQL and announcing each change to each other through Redis
+(docs/distributed.md).
 
 >>> from typer.testing import CliRunner
 >>> app = typer.Typer()
@@ -38,6 +42,19 @@ def serve(
             "none: no e-mail).",
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option("--redis", help="Redis shared by several workers, redis://host:6379/0 (needs a "
+                     "PostgreSQL --db; default: $LUDOTHEQUE_REDIS; none: one process)."),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Server processes on this port (more than one: --redis).")
+    ] = 1,
+    bots: Annotated[
+        str | None,
+        typer.Option("--bots", help="Where bots think: ray (a local Ray) or ray://host:port (a cluster); "
+                     "default: $LUDOTHEQUE_BOTS, else local processes."),
+    ] = None,
 ) -> None:
     """Serve the lobby, the game pages, the JSON API and the WebSockets until interrupted.
 
@@ -47,12 +64,13 @@ def serve(
     from ..server.run import StartError, prepare, serve_checked  # uvicorn and FastAPI load only here
 
     try:
-        url, settings = prepare(db, smtp)
+        url, settings = prepare(db, smtp, redis=redis, workers=workers, bots=bots)
     except StartError as error:
         print(f"ludotheque serve: {error}", file=sys.stderr)
         raise typer.Exit(1) from None
-    print(f"Ludothèque: http://{host}:{port}/  (database: {_without_password(url)})", file=sys.stderr)
-    serve_checked(host, port, url, settings)
+    shared = f", {workers} workers, Redis" if settings.redis else ""
+    print(f"Ludothèque: http://{host}:{port}/  (database: {_without_password(url)}{shared})", file=sys.stderr)
+    serve_checked(host, port, url, settings, workers=workers)
 
 
 def _without_password(url: str) -> str:

@@ -77,15 +77,21 @@ def create_app(
         install_redactor()  # again: a logging configuration made after create_app may have run
         storage = Storage(url)
         await storage.run(storage.migrate)
-        hub = Hub(storage, BotPool(bot_workers), settings)
+        bots = BotPool(bot_workers, settings.bots)
+        await bots.prepare()
+        hub = Hub(storage, bots, settings)
         app.state.hub = hub
         app.state.throttle = CreationThrottle(settings.create_limit, settings.bot_game_limit)
         app.state.people = People(
             storage, hub.accounts, SigninThrottle(settings.signin_limit, settings.signin_account_limit),
             AccountThrottle(settings.account_limit),
         )
+        if settings.redis:
+            await hub.share(settings.redis)
         await hub.resume()
         sweeper = asyncio.get_running_loop().create_task(hub.sweep_forever())
+        # Several workers: each one watches for overdue clocks and bot moves nobody thinks.
+        watcher = asyncio.get_running_loop().create_task(hub.watch_forever()) if hub.bus else None
         # Everything loaded so far (the libraries, the resumed games) lives as long as the
         # process: keep it out of the collector's passes, and make full passes rare. Under
         # load each full pass walks every connection's objects and stalls every game (~0.1 s).
@@ -94,9 +100,11 @@ def create_app(
         try:
             yield
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for task in (sweeper, watcher):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
             await hub.close()
             storage.close()
 

@@ -2,6 +2,10 @@
 event loop. A worker receives the full state (server side) and the bot's seed; the bot itself
 only looks at what its seat may know (``ludotheque.ai``'s contract).
 
+With ``where="ray"`` (a local Ray) or ``"ray://host:port"`` (a cluster) the moves are Ray tasks
+(``ludotheque.ai.remote.RayExecutor``) instead of local processes: the same function, the same
+arguments, hence the same moves for the same seeds.
+
 The pool's work is shared fairly between owners (whoever created the games): each owner has a
 queue of moves to think, and the workers take one move from each owner in turn. A hundred hard
 games of one person never make another person's easy bot wait behind all of them.
@@ -23,7 +27,7 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +83,15 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="ludotheque-parent-watch", daemon=True).start()
 
 
+def is_ray(where: str | None) -> bool:
+    """Whether ``where`` names Ray: ``ray`` (a local one) or ``ray://host:port`` (a cluster).
+
+    >>> is_ray("ray"), is_ray("ray://head:10001"), is_ray(None), is_ray("local")
+    (True, True, False, False)
+    """
+    return where is not None and (where == "ray" or where.startswith("ray://"))
+
+
 def default_workers() -> int:
     """Leave one core to the server (at least one worker)."""
     return max(1, min(4, (os.cpu_count() or 2) - 1))
@@ -97,11 +110,24 @@ class BotPool:
     and owners are served in turn (round robin), each getting one move per turn.
     """
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, where: str | None = None) -> None:
         self.workers = workers or default_workers()
-        self._pool: ProcessPoolExecutor | None = None
+        self.where = where if is_ray(where) else None
+        self._pool: Executor | None = None
         self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
         self._busy = 0
+
+    async def prepare(self) -> None:
+        """Start a Ray executor now, off the event loop (a local Ray takes seconds to start),
+        rather than at the first bot move; a process pool starts on first use as before."""
+        if self.where is not None and self._pool is None:
+            self._pool = await asyncio.to_thread(self._ray_executor)
+
+    def _ray_executor(self) -> Executor:
+        from ..ai.remote import RayExecutor
+
+        address = None if self.where == "ray" else self.where
+        return RayExecutor(address, num_cpus=self.workers if address is None else None)
 
     async def choose(self, state: State, level: str, seed: int, *, owner: str = "") -> str:
         """The move of bot ``level`` (seed ``seed``) in ``state``, thought when ``owner``'s turn
@@ -161,7 +187,9 @@ class BotPool:
                 job.answer.set_result(future.result())
         self._dispatch()
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self) -> Executor:
+        if self._pool is None and self.where is not None:
+            self._pool = self._ray_executor()
         if self._pool is None:
             # spawn: forking a process that runs an event loop and threads is unsafe.
             self._pool = ProcessPoolExecutor(

@@ -34,6 +34,11 @@ def clean_line(text: str) -> str | None:
     return cleaned or None
 
 
+def hidden(mutes: set[tuple[int, int]], reader: int | None, author: int | None) -> bool:
+    """Whether seat ``reader`` muted seat ``author`` (spectators and lines of no seat: never)."""
+    return reader is not None and author is not None and (reader, author) in mutes
+
+
 class ChatStore:
     """Chat lines and mutes in the database of ``engine``."""
 

@@ -10,13 +10,12 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from ..core.contract import Player
-from .chat import MAX_LINE, ROOMS, clean_line
+from .chat import MAX_LINE, ROOMS, clean_line, hidden
 from .errors import ApiError, quoted
 from .hub import Hub
 from .identity import reading_seat, require_seat
 from .openapi import request_body
 from .people import people_of
-from .rooms import Audience, encode
 from .routes import credentials_of, guard_origin, hub_of, read_json
 from .schemas import Strict, validate
 from .sessions import GameSession
@@ -47,10 +46,6 @@ async def _mutes(hub: Hub, session: GameSession) -> set[tuple[int, int]]:
     return session.mutes
 
 
-def _hidden(mutes: set[tuple[int, int]], reader: Audience, author: int | None) -> bool:
-    return reader is not None and author is not None and (reader, author) in mutes
-
-
 @router.get("/games/{game_id}/chat")
 async def read_chat(request: Request, game_id: str, room: str = "players") -> dict[str, Any]:
     """A room's last lines (the players' room: for the seats only), less those of muted seats."""
@@ -61,7 +56,7 @@ async def read_chat(request: Request, game_id: str, room: str = "players") -> di
         raise ApiError(401, "the players' chat is read with a seat of the game", "token_required")
     lines = await hub.storage.run(hub.chat.lines, game_id, room)
     mutes = await _mutes(hub, session)
-    return {"room": room, "lines": [line for line in lines if not _hidden(mutes, seat, line["seat"])],
+    return {"room": room, "lines": [line for line in lines if not hidden(mutes, seat, line["seat"])],
             "muted": sorted(muted for holder, muted in mutes if holder == seat)}
 
 
@@ -87,15 +82,7 @@ async def write_chat(request: Request, game_id: str) -> JSONResponse:
     who = f"seat:{seat}" if seat is not None else f"account:{account.id if account else ''}"
     hub.chat_throttle.check(f"{game_id}:{who}")
     line = await hub.storage.run(hub.chat.add, game_id, room, seat, author, text)
-    mutes = await _mutes(hub, session)
-    message = encode({"type": "chat", "line": line})
-
-    def build(audience: Audience) -> str | None:
-        if room == "players" and audience is None:
-            return None
-        return None if _hidden(mutes, audience, seat) else message
-
-    session.room.deliver(build)
+    await hub.deliver_chat(session, room, line)
     return JSONResponse({"line": line}, status_code=201)
 
 
@@ -111,4 +98,5 @@ async def mute(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     if body.seat == holder or body.seat >= session.meta.game.players:
         raise ApiError(400, f"seat {holder} cannot mute seat {body.seat}", "bad_request")
     session.mutes = await hub.storage.run(hub.chat.set_mute, game_id, holder, body.seat, body.muted)
+    await hub.announce({"kind": "mutes", "game": game_id})
     return {"seat": holder, "muted": sorted(muted for who, muted in session.mutes if who == holder)}

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DB_ENV = "LUDOTHEQUE_DB"
+REDIS_ENV = "LUDOTHEQUE_REDIS"
+BOTS_ENV = "LUDOTHEQUE_BOTS"
 # DESIGN.md: a request body (or WebSocket message) over 64 KiB is refused.
 MAX_BODY_BYTES = 64 * 1024
 # The largest WebSocket message the transport reads: well above MAX_BODY_BYTES, so that the app
@@ -79,6 +81,11 @@ class ServerSettings:
     smtp: str | None = None
     # Where people reach the server, for links in e-mail.
     public_url: str = "http://localhost:8000"
+    # Several workers on one PostgreSQL database: the Redis server through which they announce
+    # their changes to each other (redis://host:6379/0); none: this process is the only worker.
+    redis: str | None = None
+    # Where bots think: None (a pool of local processes), "ray" (a local Ray) or "ray://host:port".
+    bots: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ServerSettings:
@@ -103,6 +110,8 @@ class ServerSettings:
             guest_archive_days=_number(env, "LUDOTHEQUE_GUEST_ARCHIVE_DAYS", default.guest_archive_days),
             smtp=env.get("LUDOTHEQUE_SMTP") or None,
             public_url=env.get("LUDOTHEQUE_PUBLIC_URL") or default.public_url,
+            redis=env.get(REDIS_ENV) or None,
+            bots=env.get(BOTS_ENV) or None,
         )
 
 

@@ -4,6 +4,13 @@ Every change goes through :meth:`Hub.change`: under the game's lock the operatio
 current snapshot (so turn and ply are checked again after acquiring it), the new snapshot is
 stored in one transaction, then installed and broadcast.
 
+With several workers (a :class:`~ludotheque.server.bus.Bus` on Redis, PostgreSQL) the game's lock
+is also its database row's (``SELECT ... FOR UPDATE``): a worker whose copy is stale reads the
+game again under it. Each change is announced on the bus, and every worker holding the game
+reads it again and pushes it to its own sockets. Clocks fall by their stored deadline and bots'
+moves are leased jobs: any worker's watch (:meth:`Hub.watch_forever`) ends an overdue game or
+takes a bot move that no living worker thinks.
+
 >>> new_seed() < 2**SEED_BITS
 True
 """
@@ -25,13 +32,15 @@ from ..core.registry import info, load
 from .accounts import AccountStore
 from .botratings import bot_rating
 from .bots import BotPool
-from .chat import ChatStore
+from .bus import Bus
+from .chat import ChatStore, hidden
 from .clocks import ClockSpec, Instant
 from .config import ServerSettings
 from .errors import ApiError, quoted
 from .listings import Listings
 from .notify import Mailer, PeopleSockets, smtp_settings
 from .ratings import BOT_DEVIATION, RatingStore, category_of, shown
+from .rooms import Audience, encode
 from .seeks import SEEK_DAYS, SeekStore
 from .sessions import GameSession, hash_token, new_token
 from .snapshots import (
@@ -60,6 +69,10 @@ FINISHED_IN_MEMORY = 1000
 # How often old games are expired while the server runs (and once at every start).
 SWEEP_EVERY_S = 3600.0
 DAY_S = 86_400.0
+# Several workers: how often each looks for overdue clocks and bot moves nobody thinks, and how
+# long a bot's turn waits for the worker that made it before another takes it.
+WATCH_EVERY_S = 0.5
+BOT_GRACE_S = 2.0
 
 
 def new_seed() -> int:
@@ -104,6 +117,14 @@ class Hub:
         self._finished: OrderedDict[str, None] = OrderedDict()
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Several workers: the Redis bus (None: this process is the only one).
+        self.bus: Bus | None = None
+
+    async def share(self, redis_url: str) -> None:
+        """Work beside other workers on the same PostgreSQL database: announce every change on
+        Redis and take in theirs."""
+        self.bus = Bus(redis_url, self._on_message, self._on_resubscribed)
+        await self.bus.start()
 
     # -- life cycle -----------------------------------------------------------------------------
     async def resume(self) -> None:
@@ -115,6 +136,8 @@ class Hub:
             await self._delete_waiting()
         except ApiError:  # a read-only or full database still serves its games
             log.warning("old games could not be expired: the database refuses writes")
+        if self.bus is not None:  # flags and bots: every worker's watch finds them
+            return
         recent = time.time() - self.settings.abandoned_days * DAY_S
         for game_id in await self.storage.run(self.storage.ids_to_resume, recent):
             session = await self.get(game_id)
@@ -160,20 +183,24 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         self.bots.close()
+        if self.bus is not None:
+            await self.bus.close()
 
     # -- sessions -------------------------------------------------------------------------------
     async def get(self, game_id: str) -> GameSession:
         """The session of ``game_id``, loaded from the database if needed; 404 if unknown."""
         session = self._sessions.get(game_id)
         if session is not None:
+            if session.behind > session.version:
+                await self._catch_up(session, session.behind)
             return session
         async with self._loading:
             session = self._sessions.get(game_id)
             if session is None:
-                stored = await self.storage.run(self.storage.load, game_id)
+                stored = await self.storage.run(self.storage.load_versioned, game_id)
                 if stored is None:
                     raise ApiError(404, f"no game {quoted(game_id)}", "not_found")
-                session = GameSession(*stored)
+                session = GameSession(stored[0], stored[1], version=stored[2])
                 await self.refresh_people(session)
                 self._sessions[game_id] = session
                 self._forget_old_games(session)
@@ -245,15 +272,28 @@ class Hub:
     async def _change(self, session: GameSession, operation: Operation) -> Snapshot:
         async with session.lock:
             old = session.snapshot
-            new = operation(old, Instant.now())
-            if new is old:
-                return old
-            await self.storage.run(self.storage.save, session.meta.id, old, new)
+            if self.bus is None:
+                new = operation(old, Instant.now())
+                if new is old:
+                    return old
+                await self.storage.run(self.storage.save, session.meta.id, old, new, session.version + 1)
+                session.version += 1
+            else:
+                seen, new, version = await self.storage.run(
+                    self.storage.change_locked, session.meta.id, session.version, old, operation)
+                stale, old = seen is not old, seen
+                if new is old and not stale:
+                    return old
+                session.version = version
             session.snapshot = new
             # Under the lock, so that every reader's outbox gets documents in the order of the
             # changes; queuing never waits for a reader (rooms.Connection).
             self.broadcast(session)
+        if self.bus is not None:
+            await self.bus.publish({"kind": "game", "game": session.meta.id, "v": session.version})
         self._after_change(session)
+        if new is old:
+            return old
         ended = new.status == "over" != old.status
         if ended or [seat.account for seat in old.seats] != [seat.account for seat in new.seats]:
             self._spawn(self._people_changed(session, rate=ended and session.meta.rated))
@@ -265,16 +305,24 @@ class Hub:
     # -- telling people: their own sockets, e-mail ----------------------------------------------
     async def tell_turns(self, accounts: set[str]) -> None:
         """Send each connected person of ``accounts`` the games where it is their turn."""
-        for account in self.people_sockets.connected(accounts):
+        # With several workers the person's sockets may be held by any of them.
+        held = accounts if self.bus is not None else self.people_sockets.connected(accounts)
+        for account in held:
             games = await self.storage.run(self.listings.my_games, account)
             turn = [game["id"] for game in games if game["your_turn"]]
-            self.people_sockets.tell(account, {"type": "turns", "count": len(turn), "games": turn})
+            await self.tell(account, {"type": "turns", "count": len(turn), "games": turn})
+
+    async def tell(self, account: str, message: dict[str, Any]) -> None:
+        """``message`` to every socket of ``account``, this worker's and the others'."""
+        self.people_sockets.tell(account, message)
+        if self.bus is not None:
+            await self.bus.publish({"kind": "person", "account": account, "message": message})
 
     def tell_matched(self, session: GameSession, accounts: list[str]) -> None:
         """The seekers of a new game: it exists, and their turn counts change."""
         for account in accounts:
-            self.people_sockets.tell(account, {"type": "matched", "game": session.meta.id,
-                                               "name": session.meta.game.id})
+            self._spawn(self.tell(account, {"type": "matched", "game": session.meta.id,
+                                            "name": session.meta.game.id}))
         self._spawn(self.tell_turns(set(accounts)))
 
     async def _tell_people(self, session: GameSession, old: Snapshot, new: Snapshot) -> None:
@@ -291,10 +339,10 @@ class Hub:
                 if seat.account:
                     message = {"type": "game_over", "game": game_id, "name": name, "reason": reason,
                                "won": bool(new.result and number in new.result.winners)}
-                    self.people_sockets.tell(seat.account, message)
+                    await self.tell(seat.account, message)
                     await self._mail(seat.account, "game_over", game_id, name, reason)
         elif mover is not None and mover != old.seat_to_move() and (account := new.seats[mover].account):
-            self.people_sockets.tell(account, {"type": "your_turn", "game": game_id, "name": name})
+            await self.tell(account, {"type": "your_turn", "game": game_id, "name": name})
             await self._mail(account, "your_turn", game_id, name, None)
 
     async def _mail(self, account_id: str, kind: str, game_id: str, name: str, reason: str | None) -> None:
@@ -356,6 +404,113 @@ class Hub:
         await self.refresh_people(session)
         async with session.lock:
             self.broadcast(session)
+        await self.announce({"kind": "people", "game": session.meta.id})
+
+    async def announce(self, message: dict[str, Any]) -> None:
+        """Tell the other workers (nothing without them)."""
+        if self.bus is not None:
+            await self.bus.publish(message)
+
+    async def deliver_chat(self, session: GameSession, room: str, line: dict[str, Any], *,
+                           announce: bool = True) -> None:
+        """A new chat line to this worker's readers who may read ``room`` (not those who muted
+        its author), and to the other workers' (``announce``)."""
+        if session.mutes is None:
+            session.mutes = await self.storage.run(self.chat.mutes, session.meta.id)
+        mutes, author = session.mutes, line.get("seat")
+        message = encode({"type": "chat", "line": line})
+
+        def build(audience: Audience) -> str | None:
+            if room == "players" and audience is None:
+                return None
+            return None if hidden(mutes, audience, author) else message
+
+        session.room.deliver(build)
+        if announce:
+            await self.announce({"kind": "chat", "game": session.meta.id, "room": room, "line": line})
+
+    # -- several workers: what the others announce, and the watch over clocks and bots ----------
+    async def _on_message(self, message: dict[str, Any]) -> None:
+        """Another worker's news; never waits long (the subscription reads the next one)."""
+        kind, game_id = message.get("kind"), message.get("game")
+        if kind == "person" and isinstance(account := message.get("account"), str):
+            self.people_sockets.tell(account, message.get("message") or {})
+            return
+        session = self._sessions.get(game_id) if isinstance(game_id, str) else None
+        if session is None:
+            return
+        if kind == "game":
+            version = int(message.get("v") or 0)
+            if len(session.room) == 0:  # no socket here: read it again when next used
+                session.behind = max(session.behind, version)
+            else:
+                self._spawn(self._catch_up(session, version))
+        elif kind in ("reload", "people"):
+            self._spawn(self._catch_up(session, None))
+        elif kind == "chat":
+            line = message.get("line")
+            if isinstance(line, dict):
+                self._spawn(self.deliver_chat(session, str(message.get("room")), line, announce=False))
+        elif kind == "mutes":
+            session.mutes = None
+
+    def watched(self, session: GameSession) -> None:
+        """A socket joined ``session``'s room: if another worker's change came meanwhile, read
+        it now (the socket's first document may be older)."""
+        if session.behind > session.version:
+            self._spawn(self._catch_up(session, session.behind))
+
+    async def _catch_up(self, session: GameSession, version: int | None) -> None:
+        """Read the game again if the database has a newer version than ``version`` (``None``:
+        read it again in any case: seats or people changed), install and push it."""
+        async with session.lock:
+            if version is not None and session.version >= version:
+                return  # an earlier catch-up read it already
+            stored = await self.storage.run(self.storage.load_versioned, session.meta.id, session.snapshot)
+            if stored is None:
+                self._forget(session.meta.id)
+                return
+            if version is not None and stored[2] <= session.version:
+                return
+            old = session.snapshot
+            session.snapshot, session.version = stored[1], stored[2]
+            if version is None or old.status != session.snapshot.status:
+                await self.refresh_people(session)
+            self.broadcast(session)
+        self._after_change(session)
+
+    async def _on_resubscribed(self) -> None:
+        """Messages may have been lost while Redis was away: read again every game held here
+        whose stored version moved, and tell this worker's people their counts again."""
+        held = {game_id: session.version for game_id, session in self._sessions.items()}
+        if held:
+            stored = await self.storage.run(self.storage.versions, list(held))
+            for game_id, version in stored.items():
+                if version != held[game_id] and (session := self._sessions.get(game_id)):
+                    self._spawn(self._catch_up(session, None))
+        for account in self.people_sockets.accounts():
+            self._spawn(self.tell_turns({account}))
+
+    async def watch_forever(self) -> None:
+        """Several workers: end the games whose flag fell (their worker may be gone) and think
+        the bot moves no worker holds, every ``WATCH_EVERY_S``."""
+        while True:
+            try:
+                await self._watch()
+            except Exception:  # the database may be away for a while: try again
+                log.warning("watching clocks and bots failed", exc_info=True)
+            await asyncio.sleep(WATCH_EVERY_S)
+
+    async def _watch(self) -> None:
+        for game_id in await self.storage.run(self.storage.overdue, time.time()):
+            with contextlib.suppress(ApiError):  # another worker flagged it first
+                await self.change(await self.get(game_id), time_out)
+        waiting = await self.storage.run(self.storage.bots_waiting, time.time() - BOT_GRACE_S)
+        for game_id in waiting:
+            session = await self.get(game_id)
+            stored = await self.storage.run(self.storage.versions, [game_id])
+            await self._catch_up(session, stored.get(game_id, 0))
+            self._maybe_bot(session)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -375,6 +530,7 @@ class Hub:
                               for seat in snap.seats)
                 session.snapshot = replace(snap, seats=seats)
                 self.broadcast(session)
+            await self.announce({"kind": "reload", "game": session.meta.id})
 
     def broadcast(self, session: GameSession) -> None:
         now = Instant.now()
@@ -384,6 +540,9 @@ class Hub:
         """The rematch of a finished game, seats turned by one; each person claims their seat
         with the token of their old one. Returns the new session, seat and token."""
         token = new_token()
+        if self.bus is not None:  # another worker may have made the rematch already
+            stored = await self.storage.run(self.storage.versions, [session.meta.id])
+            await self._catch_up(session, stored.get(session.meta.id, 0))
         async with session.lock:
             snap = session.snapshot
             if snap.status != "over":
@@ -391,13 +550,30 @@ class Hub:
             if snap.rematch is None or not await self.storage.run(self.storage.exists, snap.rematch):
                 fresh = await self._create_rematch(session)
                 new_snap = replace(snap, rematch=fresh.meta.id)
-                await self.storage.run(self.storage.save, session.meta.id, snap, new_snap)
+                await self._store(session, snap, new_snap)
                 session.snapshot = new_snap
                 self.broadcast(session)
+        await self.announce({"kind": "game", "game": session.meta.id, "v": session.version})
         target = await self.get(session.snapshot.rematch or "")
         new_seat = (seat + 1) % session.meta.game.players
         await self.change(target, lambda s, now: claim(s, new_seat, hash_token(token), now))
         return target, new_seat, token
+
+    async def _store(self, session: GameSession, old: Snapshot, new: Snapshot) -> None:
+        """Store ``new`` in place of ``old`` (the caller holds the session's lock); with several
+        workers, only if no other worker changed the game meanwhile (409 otherwise)."""
+        if self.bus is None:
+            await self.storage.run(self.storage.save, session.meta.id, old, new, session.version + 1)
+            session.version += 1
+            return
+
+        def unless_changed(current: Snapshot, _: Instant) -> Snapshot:
+            if current is not old:
+                raise ApiError(409, "the game changed meanwhile: try again", "stale_ply")
+            return new
+
+        _, _, session.version = await self.storage.run(
+            self.storage.change_locked, session.meta.id, session.version, old, unless_changed)
 
     async def _create_rematch(self, session: GameSession) -> GameSession:
         old = session.snapshot
@@ -456,7 +632,25 @@ class Hub:
             return
         if session.bot_task is not None and not session.bot_task.done():
             return
-        session.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(session, snap, seat))
+        loop = asyncio.get_running_loop()
+        if self.bus is None:
+            session.bot_task = loop.create_task(self._bot_turn(session, snap, seat))
+        else:
+            session.bot_task = loop.create_task(self._claimed_bot_turn(session, snap, seat, session.version))
+
+    async def _claimed_bot_turn(
+        self, session: GameSession, snap: Snapshot, seat: Player, version: int
+    ) -> None:
+        """Several workers: think the bot's move only if this worker wins its lease (the others
+        that read the same change do not; another takes it if this worker dies)."""
+        try:
+            claimed = await self.storage.run(self.storage.claim_bot, session.meta.id, version)
+        except ApiError:
+            claimed = False
+        if not claimed or session.snapshot is not snap:
+            session.bot_task = None
+            return
+        await self._bot_turn(session, snap, seat)
 
     async def _bot_turn(self, session: GameSession, snap: Snapshot, seat: Player) -> None:
         bot = snap.seats[seat]

@@ -14,9 +14,12 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+# Several workers start at once on one PostgreSQL database: one migrates, the others wait for it
+# (a transaction-level advisory lock, released at commit) and then find nothing left to do.
+MIGRATION_LOCK = 0x4C75646F  # "Ludo"
 
 
 def alembic_config() -> Config:
@@ -29,5 +32,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the database of ``engine`` to ``revision`` (idempotent)."""
     config = alembic_config()
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)

@@ -99,6 +99,10 @@ class PeopleSockets:
             if not held:
                 del self._sockets[account]
 
+    def accounts(self) -> set[str]:
+        """The accounts with a socket here."""
+        return set(self._sockets)
+
     def connected(self, accounts: set[str]) -> set[str]:
         return {account for account in accounts if account in self._sockets}
 

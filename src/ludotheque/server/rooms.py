@@ -94,6 +94,9 @@ class Room:
     def remove(self, connection: Connection) -> None:
         self._members.pop(connection, None)
 
+    def __len__(self) -> int:
+        return len(self._members)
+
     def audiences(self) -> set[Audience]:
         return set(self._members.values())
 

@@ -2,60 +2,160 @@
 
 The database is checked before uvicorn starts, so that a bad URL or an unreachable PostgreSQL
 ends in one clear line (:class:`StartError`) instead of a traceback from the app's startup.
+
+Several workers (``workers > 1``) are uvicorn's worker processes on one listening socket, each a
+whole server; they need PostgreSQL (the games, their row locks) and Redis (each change announced
+to every worker), checked here too. uvicorn starts a worker again if one dies.
+
+>>> prepare_workers(2, None, "sqlite:////tmp/x.db", "en")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ludotheque.server.run.StartError: several workers (--workers 2) need --redis redis://HOST:PORT and a ...
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 import uvicorn
 
+from ..i18n import detect_language
 from .app import create_app
-from .config import WS_MAX_BYTES, ServerSettings, database_url
+from .bots import is_ray
+from .config import (
+    BOTS_ENV,
+    DB_ENV,
+    REDIS_ENV,
+    WS_MAX_BYTES,
+    ServerSettings,
+    database_url,
+    is_sqlite,
+)
 from .notify import smtp_settings
 from .storage import DatabaseUnavailable, check_database
+
+# How long the start waits for Redis to answer a PING.
+REDIS_CHECK_S = 3.0
+_WORDS = {
+    "workers": {
+        "en": "several workers (--workers {n}) need --redis redis://HOST:PORT and a PostgreSQL --db",
+        "fr": "plusieurs processus (--workers {n}) demandent --redis redis://HÔTE:PORT et une base "
+              "PostgreSQL (--db)",
+    },
+    "redis_sqlite": {
+        "en": "--redis shares games between workers through PostgreSQL: give --db postgresql://…, not SQLite",
+        "fr": "--redis partage les parties entre processus par PostgreSQL : donnez --db postgresql://…, "
+              "pas SQLite",
+    },
+    "bots": {
+        "en": "--bots takes ray (a local Ray) or ray://HOST:PORT (a cluster), not {value}",
+        "fr": "--bots prend ray (un Ray local) ou ray://HÔTE:PORT (une grappe), pas {value}",
+    },
+    "redis_down": {
+        "en": "cannot reach Redis at {url}: {reason}",
+        "fr": "Redis ne répond pas à {url} : {reason}",
+    },
+}
 
 
 class StartError(Exception):
     """The server cannot start; the message is one line for people."""
 
 
-def prepare(db: str | None, smtp: str | None = None) -> tuple[str, ServerSettings]:
+def prepare(db: str | None, smtp: str | None = None, *, redis: str | None = None, workers: int = 1,
+            bots: str | None = None) -> tuple[str, ServerSettings]:
     """The database URL (checked: it opens) and the settings (``smtp``: the SMTP server's URL for
-    e-mail notifications, over ``$LUDOTHEQUE_SMTP``); raises :class:`StartError`."""
+    e-mail notifications, over ``$LUDOTHEQUE_SMTP``; ``redis``: the workers' Redis, over
+    ``$LUDOTHEQUE_REDIS``; ``bots``: where bots think); raises :class:`StartError`."""
     url = database_url(db)
     try:
-        check_database(url)
         settings = ServerSettings.from_env()
+    except ValueError as error:
+        raise StartError(str(error)) from None
+    settings = replace(settings, redis=redis or settings.redis, bots=bots or settings.bots)
+    prepare_workers(workers, settings.redis, url, detect_language())
+    if settings.bots and settings.bots != "local" and not is_ray(settings.bots):
+        words = _WORDS["bots"]
+        raise StartError(words.get(detect_language(), words["en"]).format(value=settings.bots[:40]))
+    try:
+        check_database(url)
         if smtp:
             settings = replace(settings, smtp=smtp)
         if settings.smtp:
             smtp_settings(settings.smtp)
     except (DatabaseUnavailable, ValueError) as error:
         raise StartError(str(error)) from None
+    if settings.redis:
+        check_redis(settings.redis, detect_language())
     return url, settings
 
 
-def run_server(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, smtp: str | None = None
-               ) -> None:
-    """Check the database, then serve until interrupted; raises :class:`StartError`."""
-    url, settings = prepare(db, smtp)
-    serve_checked(host, port, url, settings)
+def prepare_workers(workers: int, redis: str | None, url: str, lang: str) -> None:
+    """Refuse several workers without Redis, and Redis (shared games) on SQLite."""
+    lang = lang if lang in ("fr", "en") else "en"
+    if workers > 1 and (not redis or is_sqlite(url)):
+        raise StartError(_WORDS["workers"][lang].format(n=workers))
+    if redis and is_sqlite(url):
+        raise StartError(_WORDS["redis_sqlite"][lang])
 
 
-def serve_checked(host: str, port: int, url: str, settings: ServerSettings) -> None:
+def check_redis(url: str, lang: str) -> None:
+    """Ping Redis once; raises :class:`StartError` with one line if it does not answer."""
+    from redis import Redis
+    from redis.exceptions import RedisError
+
+    lang = lang if lang in ("fr", "en") else "en"
+    try:
+        client = Redis.from_url(url, socket_connect_timeout=REDIS_CHECK_S, socket_timeout=REDIS_CHECK_S)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (RedisError, ValueError, OSError) as error:
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        shown = _without_password(url)
+        raise StartError(_WORDS["redis_down"][lang].format(url=shown, reason=reason)) from None
+
+
+def _without_password(url: str) -> str:
+    head, at, tail = url.rpartition("@")
+    if not at:
+        return url
+    scheme, _, _credentials = head.partition("://")
+    return f"{scheme}://…@{tail}"
+
+
+def run_server(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, smtp: str | None = None,
+               *, redis: str | None = None, workers: int = 1, bots: str | None = None) -> None:
+    """Check the database (and Redis), then serve until interrupted; raises :class:`StartError`."""
+    url, settings = prepare(db, smtp, redis=redis, workers=workers, bots=bots)
+    serve_checked(host, port, url, settings, workers=workers)
+
+
+def serve_checked(host: str, port: int, url: str, settings: ServerSettings, *, workers: int = 1) -> None:
     """Serve on a database :func:`prepare` checked. The transport reads WebSocket messages up to
     ``WS_MAX_BYTES`` (1 MiB), so that the app itself answers one over 64 KiB with an error;
     beyond that uvicorn closes the connection (1009) without reading on. Idle keep-alive
     connections close after ``keep_alive_s``; a WebSocket that does not answer uvicorn's ping
-    within ``ws_ping_timeout_s`` is closed."""
-    uvicorn.run(
-        create_app(url, settings=settings),
-        host=host,
-        port=port,
-        ws_max_size=WS_MAX_BYTES,
-        ws_ping_interval=settings.ws_ping_interval_s,
-        ws_ping_timeout=settings.ws_ping_timeout_s,
-        timeout_keep_alive=max(1, round(settings.keep_alive_s)),
-        log_level="warning",
-    )
+    within ``ws_ping_timeout_s`` is closed. ``workers > 1``: uvicorn's worker processes, each
+    building its app from the ``LUDOTHEQUE_*`` variables set here."""
+    options = {
+        "host": host,
+        "port": port,
+        "ws_max_size": WS_MAX_BYTES,
+        "ws_ping_interval": settings.ws_ping_interval_s,
+        "ws_ping_timeout": settings.ws_ping_timeout_s,
+        "timeout_keep_alive": max(1, round(settings.keep_alive_s)),
+        "log_level": "warning",
+    }
+    if workers <= 1:
+        uvicorn.run(create_app(url, settings=settings), **options)  # type: ignore[arg-type]
+        return
+    os.environ[DB_ENV] = url
+    for variable, value in ((REDIS_ENV, settings.redis), (BOTS_ENV, settings.bots),
+                            ("LUDOTHEQUE_SMTP", settings.smtp)):
+        if value:
+            os.environ[variable] = value
+    uvicorn.run("ludotheque.server.app:app_from_env", factory=True, workers=workers,
+                **options)  # type: ignore[arg-type]

@@ -50,6 +50,12 @@ class GameSession:
     people: dict[Player, dict[str, Any]] = field(default_factory=dict)
     # (seat, muted seat) pairs of the chat, read once from the database.
     mutes: set[tuple[int, int]] | None = None
+    # The stored version of ``snapshot`` (bumped by each stored change): with several workers,
+    # a copy older than the database's is read again.
+    version: int = 0
+    # The newest version another worker announced while nobody here watched the game: read on
+    # the next use (a worker reads again at once only the games it has sockets for).
+    behind: int = 0
     _texts: dict[Player | None, str] = field(default_factory=dict)
     _texts_of: Snapshot | None = None
 

@@ -69,6 +69,7 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
     async with session.lock:  # so that no broadcast overtakes the first document
         connection.offer(session.document_text(reader, Instant.now()))
         session.room.add(connection)
+    hub.watched(session)
     writer = connection.start()
     listener = asyncio.get_running_loop().create_task(_listen(connection, hub, session, reader))
     try:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -27,7 +28,6 @@ from typing import Any, ParamSpec, TypeVar
 from sqlalchemy import (
     Connection,
     Engine,
-    bindparam,
     create_engine,
     delete,
     event,
@@ -45,9 +45,12 @@ from ..core.registry import load as load_game
 from . import tables
 from .clocks import Clock, ClockSpec, Instant
 from .config import is_sqlite
-from .errors import is_store_failure, unavailable
+from .errors import ApiError, is_store_failure, quoted, unavailable
 from .migrate import upgrade
 from .snapshots import GameMeta, Seat, Snapshot, hidden_facts
+
+# A change as the hub applies it: the stored snapshot and the instant -> the new snapshot.
+Operation = Callable[[Snapshot, Instant], Snapshot]
 
 log = logging.getLogger("ludotheque.server")
 P = ParamSpec("P")
@@ -55,15 +58,31 @@ T = TypeVar("T")
 LOBBY_LIMIT = 100
 # How long opening a PostgreSQL connection may take before the server says it is unreachable.
 CONNECT_TIMEOUT_S = 10
-# Built once: constructing statements costs more than running them (a move is ~3 statements).
-_DELETE_MOVES = delete(tables.moves).where(
-    tables.moves.c.game_id == bindparam("gid"), tables.moves.c.ply >= bindparam("first")
-)
-_UPDATE_GAME = update(tables.games).where(tables.games.c.id == bindparam("gid"))
-_UPDATE_SEAT = update(tables.seats).where(
-    tables.seats.c.game_id == bindparam("gid"), tables.seats.c.seat == bindparam("number")
-)
 _INSERT_MOVE = insert(tables.moves)
+# A move's writes, in the driver's own SQL: SQLAlchemy's execution machinery cost more than the
+# statements themselves (half of a stored move's time, profiled under load); written once here.
+_WRITE_SQL = {
+    "delete_moves": "DELETE FROM moves WHERE game_id = :gid AND ply >= :first",
+    "insert_move": "INSERT INTO moves (game_id, ply, text, played) VALUES (:game_id, :ply, :text, :played)",
+    "update_game": "UPDATE games SET status = :status, result = :result, clock = :clock, "
+    "clock_running = :clock_running, clock_started = :clock_started, draw_offer = :draw_offer, "
+    "rematch = :rematch, started = :started, ended = :ended, updated = :updated, to_move = :to_move, "
+    "version = :version, deadline = :deadline, bot_lease = NULL WHERE id = :gid",
+    "update_seat": "UPDATE seats SET kind = :kind, name = :name, level = :level, token_hash = :token_hash, "
+    "bot_seed = :bot_seed, invite_hash = :invite_hash, account_id = :account_id, "
+    "remaining_ms = :remaining_ms WHERE game_id = :gid AND seat = :number",
+    # The game's row lock: every worker's change of one game waits here for the previous one.
+    "lock_game": "SELECT version FROM games WHERE id = :gid FOR UPDATE",
+}
+# A bot's move to think, the game's version it is for, held by one worker for this long.
+BOT_LEASE_S = 30.0
+
+
+def _driver_sql(dialect: str) -> dict[str, str]:
+    """The statements in the driver's parameter style (sqlite3 reads :name; psycopg %(name)s)."""
+    if dialect == "sqlite":
+        return dict(_WRITE_SQL)
+    return {name: re.sub(r":(\w+)", r"%(\1)s", sql) for name, sql in _WRITE_SQL.items()}
 
 
 class Storage:
@@ -75,6 +94,9 @@ class Storage:
         self._executor = ThreadPoolExecutor(
             max_workers=1 if is_sqlite(url) else 4, thread_name_prefix="ludotheque-db"
         )
+        dialect = self.engine.dialect
+        self._sql = _driver_sql(dialect.name)
+        self._driver_error: type[Exception] = dialect.loaded_dbapi.Error
 
     def migrate(self) -> None:
         upgrade(self.engine)
@@ -122,53 +144,125 @@ class Storage:
             )
             _insert_moves(connection, meta.id, snap, 0)
 
-    def save(self, game_id: str, old: Snapshot, new: Snapshot) -> None:
-        """Store the change from ``old`` to ``new`` in one transaction."""
+    def save(self, game_id: str, old: Snapshot, new: Snapshot, version: int = 1) -> None:
+        """Store the change from ``old`` to ``new`` in one transaction, as the game's ``version``."""
+        with self.engine.begin() as connection:
+            self._write(connection, game_id, old, new, version)
+
+    def change_locked(self, game_id: str, version: int, old: Snapshot, operation: Operation
+                      ) -> tuple[Snapshot, Snapshot, int]:
+        """Apply ``operation`` under the game's row lock (PostgreSQL, several workers): when the
+        stored version is not ``version`` (another worker changed the game), the game is read
+        again in the same transaction first. Returns the snapshot the operation saw, its result
+        and the stored version; ``ApiError`` from the operation stores nothing."""
+        with self.engine.begin() as connection:
+            stored = self._execute(connection, "lock_game", {"gid": game_id})
+            if stored is None:
+                raise ApiError(404, f"no game {quoted(game_id)}", "not_found")
+            if stored != version:
+                loaded = _load_on(connection, game_id, old)
+                assert loaded is not None  # the row is locked: it cannot have gone
+                old, version = loaded[1], loaded[2]
+            new = operation(old, Instant.now())
+            if new is old:
+                return old, old, version
+            self._write(connection, game_id, old, new, version + 1)
+        return old, new, version + 1
+
+    def _write(
+        self, connection: Connection, game_id: str, old: Snapshot, new: Snapshot, version: int
+    ) -> None:
         kept = _common_prefix(old.moves, new.moves)
         changed_seats = [
             {"gid": game_id, "number": number, **values}
             for number in range(len(new.seats))
             if (values := _seat_values(new, number)) != _seat_values(old, number)
         ]
+        if kept < len(old.moves):
+            self._execute(connection, "delete_moves", {"gid": game_id, "first": kept})
+        if kept < len(new.moves):
+            played = time.time()
+            rows = [{"game_id": game_id, "ply": ply, "text": new.moves[ply], "played": played}
+                    for ply in range(kept, len(new.moves))]
+            self._execute(connection, "insert_move", rows)
+        self._execute(connection, "update_game", {"gid": game_id, "version": version, **_game_values(new)})
+        if changed_seats:
+            self._execute(connection, "update_seat", changed_seats)
+
+    def _execute(self, connection: Connection, name: str,
+                 parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Any:
+        """Run statement ``name`` on the driver's cursor of ``connection``'s transaction; the
+        first column of its first row (``None`` if none). Driver errors are raised as
+        SQLAlchemy's, which :meth:`run` tells apart."""
+        sql = self._sql[name]
+        cursor = connection.connection.cursor()
+        try:
+            if isinstance(parameters, Mapping):
+                cursor.execute(sql, parameters)
+                row = cursor.fetchone() if cursor.description else None
+                return row[0] if row else None
+            cursor.executemany(sql, parameters)
+            return None
+        except self._driver_error as error:
+            raise DBAPIError.instance(sql, parameters, error, self._driver_error,
+                                      dialect=self.engine.dialect) from None
+        finally:
+            cursor.close()
+
+    def claim_bot(self, game_id: str, version: int) -> bool:
+        """Take the bot's move of ``game_id`` at ``version`` to think, unless another worker
+        holds it (its lease not yet run out); whether this worker has it."""
+        games = tables.games.c
+        now = time.time()
+        claim = update(tables.games).where(
+            games.id == game_id, games.version == version,
+            games.bot_lease.is_(None) | (games.bot_lease < now),
+        ).values(bot_lease=now + BOT_LEASE_S)
         with self.engine.begin() as connection:
-            if kept < len(old.moves):
-                connection.execute(_DELETE_MOVES, {"gid": game_id, "first": kept})
-            _insert_moves(connection, game_id, new, kept)
-            connection.execute(_UPDATE_GAME, {"gid": game_id, **_game_values(new)})
-            if changed_seats:
-                connection.execute(_UPDATE_SEAT, changed_seats)
+            return bool(connection.execute(claim).rowcount)
+
+    def overdue(self, now: float, limit: int = 100) -> list[str]:
+        """Games being played whose running seat's flag fell before ``now`` (epoch seconds)."""
+        games = tables.games.c
+        query = select(games.id).where(games.status == "playing", games.deadline < now).limit(limit)
+        with self.engine.connect() as connection:
+            return list(connection.execute(query).scalars())
+
+    def bots_waiting(self, changed_before: float, limit: int = 50) -> list[str]:
+        """Games where a bot is to move that no worker holds (never claimed, or its lease ran
+        out: the worker died), unchanged since ``changed_before``."""
+        games, seats = tables.games.c, tables.seats.c
+        now = time.time()
+        query = (
+            select(games.id)
+            .join(tables.seats, (seats.game_id == games.id) & (seats.seat == games.to_move))
+            .where(games.status == "playing", seats.kind == "bot", games.updated < changed_before,
+                   games.bot_lease.is_(None) | (games.bot_lease < now))
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return list(connection.execute(query).scalars())
+
+    def versions(self, ids: Sequence[str]) -> dict[str, int]:
+        """The stored version of each game of ``ids`` (those that exist)."""
+        games = tables.games.c
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(games.id, games.version).where(games.id.in_(list(ids))))
+            return {game_id: version for game_id, version in rows}
 
     # -- reading --------------------------------------------------------------------------------
     def load(self, game_id: str) -> tuple[GameMeta, Snapshot] | None:
         """The game ``game_id`` replayed from its seed and moves, its clock resumed; ``None``
         when there is no such game."""
+        loaded = self.load_versioned(game_id)
+        return None if loaded is None else loaded[:2]
+
+    def load_versioned(self, game_id: str, known: Snapshot | None = None
+                       ) -> tuple[GameMeta, Snapshot, int] | None:
+        """:meth:`load` with the game's stored version; ``known``: the copy in memory, older,
+        whose moves need not be played again."""
         with self.engine.connect() as connection:
-            row = (
-                connection.execute(select(tables.games).where(tables.games.c.id == game_id))
-                .mappings()
-                .first()
-            )
-            if row is None:
-                return None
-            seat_rows = (
-                connection.execute(
-                    select(tables.seats)
-                    .where(tables.seats.c.game_id == game_id)
-                    .order_by(tables.seats.c.seat)
-                )
-                .mappings()
-                .all()
-            )
-            texts = (
-                connection.execute(
-                    select(tables.moves.c.text)
-                    .where(tables.moves.c.game_id == game_id)
-                    .order_by(tables.moves.c.ply)
-                )
-                .scalars()
-                .all()
-            )
-        return _restore(dict(row), [dict(r) for r in seat_rows], list(texts))
+            return _load_on(connection, game_id, known)
 
     def ids_to_resume(self, changed_since: float) -> list[str]:
         """Games being played whose clock runs, or that have a bot and changed since
@@ -280,6 +374,39 @@ def check_database(url: str) -> None:
         engine.dispose()
 
 
+def _load_on(connection: Connection, game_id: str, known: Snapshot | None = None
+             ) -> tuple[GameMeta, Snapshot, int] | None:
+    """The game ``game_id`` and its version, read on ``connection``; ``None`` if unknown.
+    ``known``: an older snapshot of the same game, whose moves are not played again."""
+    row = (
+        connection.execute(select(tables.games).where(tables.games.c.id == game_id))
+        .mappings()
+        .first()
+    )
+    if row is None:
+        return None
+    seat_rows = (
+        connection.execute(
+            select(tables.seats)
+            .where(tables.seats.c.game_id == game_id)
+            .order_by(tables.seats.c.seat)
+        )
+        .mappings()
+        .all()
+    )
+    texts = (
+        connection.execute(
+            select(tables.moves.c.text)
+            .where(tables.moves.c.game_id == game_id)
+            .order_by(tables.moves.c.ply)
+        )
+        .scalars()
+        .all()
+    )
+    meta, snap = _restore(dict(row), [dict(r) for r in seat_rows], list(texts), known)
+    return meta, snap, int(row["version"])
+
+
 def _first_line(error: DBAPIError) -> str:
     """The driver's own reason, in one line (SQLAlchemy adds the statement and a link)."""
     reason = str(error.orig) if error.orig is not None else str(error)
@@ -328,6 +455,8 @@ def _game_values(snap: Snapshot) -> dict[str, Any]:
         "ended": snap.ended,
         "updated": time.time(),
         "to_move": snap.seat_to_move(),
+        "deadline": clock.started_wall + clock.remaining_ms[clock.running] / 1000
+        if clock and clock.running is not None and snap.status == "playing" else None,
     }
 
 
@@ -367,15 +496,20 @@ def _common_prefix(old: tuple[str, ...], new: tuple[str, ...]) -> int:
 
 
 def _restore(
-    row: dict[str, Any], seat_rows: list[dict[str, Any]], texts: list[str]
+    row: dict[str, Any], seat_rows: list[dict[str, Any]], texts: list[str], known: Snapshot | None = None
 ) -> tuple[GameMeta, Snapshot]:
     game = load_game(row["game"], variant=row["variant"], players=row["players"])
     meta = GameMeta(row["id"], game, row["seed"], row["created"], row["rematch_of"], row["owner"] or "",
                     bool(row["rated"]), row["creator"])
     start = state = game.new_state(seed=row["seed"])
-    movers = []
+    movers: list[int] = []
     hidden = [hidden_facts(start)]
-    for move in texts:
+    done = 0
+    if known is not None and tuple(texts[: len(known.moves)]) == known.moves:
+        # The copy in memory is this game's older state: play only the moves it lacks.
+        start, state, done = known.start, known.state, len(known.moves)
+        movers, hidden = list(known.movers), list(known.hidden)
+    for move in texts[done:]:
         assert state.to_move is not None, f"game {row['id']}: a move was stored after the end"
         movers.append(state.to_move)
         state = state.play(move)

@@ -62,6 +62,13 @@ games = Table(
     Column("archived", Boolean, nullable=False, default=False, server_default=false()),
     # The account that created the game (the lobby names it beside an open game).
     Column("creator", String(32), ForeignKey("accounts.id", ondelete="SET NULL")),
+    # Bumped by every stored change: a worker whose copy is older reads the game again.
+    Column("version", Integer, nullable=False, default=0, server_default="0"),
+    # When the running seat's flag falls (epoch seconds), null when no clock runs: any worker
+    # ends an overdue game, so a worker's death never stops a clock.
+    Column("deadline", Float, index=True),
+    # Until when a worker holds the bot's move to think (epoch seconds); another one takes it after.
+    Column("bot_lease", Float),
 )
 
 seats = Table(

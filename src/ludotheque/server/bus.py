@@ -1,0 +1,127 @@
+"""What workers tell each other through Redis pub/sub (``--redis redis://...``, several workers).
+
+PostgreSQL holds every game; a worker that changed one publishes a small message (the game and
+its new version, a chat line, a person's news) on one channel, and every worker pushes it to the
+sockets it holds itself. Messages carry no state that matters: a worker that missed some (Redis
+restarted, the worker was busy) reads the games it holds again from the database once it is
+subscribed again (``on_resubscribed``), so a lost message only delays a document.
+
+>>> decode(encode_message({"kind": "game", "game": "g1", "v": 3}, "w1"))
+{'kind': 'game', 'game': 'g1', 'v': 3, 'from': 'w1'}
+>>> decode("not json") is None
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("ludotheque.server")
+CHANNEL = "ludotheque:events"
+# How long a worker waits before subscribing again after Redis went away.
+RETRY_S = 0.5
+# redis-py pings an idle subscription this often, so that a dead connection is noticed.
+HEALTH_CHECK_S = 5
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def encode_message(message: dict[str, Any], origin: str) -> str:
+    return json.dumps({**message, "from": origin}, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode(raw: str | bytes) -> dict[str, Any] | None:
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+class Bus:
+    """One worker's publisher and subscriber on Redis; ``handle`` gets every other worker's
+    message, ``on_resubscribed`` runs each time the subscription is made again after a loss."""
+
+    def __init__(self, url: str, handle: Handler, on_resubscribed: Callable[[], Awaitable[None]]) -> None:
+        from redis.asyncio import Redis
+
+        self.url = url
+        self.origin = secrets.token_hex(6)  # this worker: it skips its own messages
+        self._redis = Redis.from_url(url, health_check_interval=HEALTH_CHECK_S,
+                                     socket_connect_timeout=2, socket_timeout=None)
+        self._handle = handle
+        self._on_resubscribed = on_resubscribed
+        self._listener: asyncio.Task[None] | None = None
+        self.subscribed = asyncio.Event()
+        self.published = 0
+        self.received = 0
+
+    async def start(self) -> None:
+        """Subscribe (waits up to a few seconds for the first subscription)."""
+        self._listener = asyncio.get_running_loop().create_task(self._listen())
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5):
+                await self.subscribed.wait()
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        """Tell every other worker; when Redis is away the message is lost (logged), and the
+        others catch up from the database once Redis is back."""
+        from redis.exceptions import RedisError
+
+        text = encode_message(message, self.origin)
+        for attempt in (1, 2):  # a connection from before a Redis restart fails once, then reconnects
+            try:
+                await self._redis.publish(CHANNEL, text)
+                self.published += 1
+                return
+            except (RedisError, OSError):
+                if attempt == 2:
+                    log.warning("Redis is unreachable: a change was not announced to the other workers")
+
+    async def _listen(self) -> None:
+        from redis.exceptions import RedisError
+
+        first = True
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(CHANNEL)
+                self.subscribed.set()
+                if not first:
+                    log.warning("subscribed to Redis again: reading the games held here again")
+                    await self._on_resubscribed()
+                first = False
+                async for raw in pubsub.listen():
+                    await self._dispatch(raw)
+            except (RedisError, OSError):
+                self.subscribed.clear()
+                first = False
+                await asyncio.sleep(RETRY_S)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _dispatch(self, raw: dict[str, Any]) -> None:
+        if raw.get("type") != "message":
+            return
+        message = decode(raw["data"])
+        if message is None or message.get("from") == self.origin:
+            return
+        self.received += 1
+        try:
+            await self._handle(message)
+        except Exception:  # one bad message never stops the subscription
+            log.exception("a message from another worker failed: %s", message.get("kind"))
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        await self._redis.aclose()
