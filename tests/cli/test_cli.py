@@ -6,8 +6,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from ludotheque.cli import common
 from ludotheque.cli.main import app
 from ludotheque.core import Record, replay
 
@@ -231,7 +233,9 @@ def test_bench_takes_french_level_names() -> None:
     assert code == 1 and "pas « champion »" in out
 
 
-def test_bench_fast_measures_the_kernel_beside_the_plain_engine_with_its_compile_time_apart() -> None:
+def test_bench_fast_measures_the_kernel_beside_the_plain_engine_with_its_compile_time_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     code, out = run("bench", "pylos", "--variant", "standard", "--engine", "fast", "--seconds", "0.3",
                     "--json")
     assert code == 0
@@ -242,8 +246,10 @@ def test_bench_fast_measures_the_kernel_beside_the_plain_engine_with_its_compile
     assert plain["engine"] == "plain" and plain["variant"] == "standard" and plain["playouts"] > 0
     assert figures["ratio"] > 1  # the kernel is faster than the contract loop, whatever the load
     assert figures["mean_length"] >= 30 and plain["mean_length"] >= 30
+    # Rich reads COLUMNS when the console is made (at import): widen it, or the headers are cut.
+    monkeypatch.setattr(common.console, "width", 200)
     wide = runner.invoke(app, ["bench", "pylos", "--variant", "kids", "--engine", "fast", "--seconds", "0.2",
-                               "--lang", "fr"], env={"COLUMNS": "200"})
+                               "--lang", "fr"])
     assert wide.exit_code == 0
     assert "noyau compilé" in wide.output and "compilation s" in wide.output and "× simple" in wide.output
     assert "fast" in wide.output and "plain" in wide.output

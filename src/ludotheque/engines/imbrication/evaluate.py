@@ -84,6 +84,7 @@ LEVELS: dict[int, dict[str, LevelSpec]] = {
         # 100 tile orders, 30,000 random playouts to the end. In probe games it beat the kernel's
         # determinized alpha-beta (16 orders, 3,000,000 positions; 12.5 of 18 against hard-plain)
         # 5 of 6: averaging exact values over orders overrates moves that only one order allows.
+        # Against hard-plain: 32.5 of 40 arena games (81%), 1.7 s a move (p95).
         # On the plain engine (and as ``hard-plain``) the hard level of before the kernel.
         "hard": LevelSpec("pimc", {
             "kernel": {"algorithm": "ismcts", "iterations": 30_000, "samples": 100},
