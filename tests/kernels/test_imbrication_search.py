@@ -298,13 +298,14 @@ def test_playouts_may_keep_their_own_territory() -> None:
     position = kernel.from_state(state)
     moves = np.empty((kernel.MOVE_ROOM, 2), dtype=np.int64)
     paths = np.empty((0, kernel.PATH_WIDTH), dtype=np.int8)
+    trail = np.empty(kernel.MAX_PLIES, dtype=np.int64)
     kept: set[int] = set()
     filled: set[int] = set()
     for seed in range(300):
         for keeps, ends in ((True, kept), (False, filled)):
             rng = np.array([seed], dtype=np.uint64)
-            plies, light, dark, _ = search.playout(*position.words, position.line, moves, paths, rng,
-                                                   keeps)
+            plies, light, dark, _ = kernel.playout(*position.words, position.line, moves, paths, trail,
+                                                   rng, keeps)
             assert plies == 1
             ends.add(int(kernel.score(light, dark)[0]))
     assert kept == {1} and filled == {0, 1}
@@ -312,7 +313,7 @@ def test_playouts_may_keep_their_own_territory() -> None:
     state = kernel.random_position(8, 30)
     position = kernel.from_state(state)
     rng = np.array([5], dtype=np.uint64)
-    end = search.playout(*position.words, position.line, moves, paths, rng, False)
+    end = kernel.playout(*position.words, position.line, moves, paths, trail, rng, False)
     _, final = kernel.trace_playout(state, seed=5)
     assert end[1:] == final.words and end[0] == final.ply - state.ply
 

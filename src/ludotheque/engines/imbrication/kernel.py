@@ -187,6 +187,20 @@ def _neighbours(mask: int) -> int:
 
 
 @compiled
+def territory_mask(own: int, other: int) -> int:
+    """The cells of ``own``'s territories (``board.territories``): the empty cells whose region
+    touches neither the edge nor an ``other`` piece."""
+    empty = ~(own | other)
+    outside = empty & (_EDGE | _neighbours(other))
+    while True:
+        grown = outside | (_neighbours(outside) & empty)
+        if grown == outside:
+            break
+        outside = grown
+    return empty & ~outside
+
+
+@compiled
 def placeable(light: int, dark: int, mover: int) -> int:
     """The empty cells where ``mover`` may place: not flanked on one line by two enemy pieces
     (§4.1, ``board.banned``)."""
@@ -498,19 +512,30 @@ def apply(light: int, dark: int, clock: int, line: Array, word: int,
 # -- playouts and perft ----------------------------------------------------------------------------
 @compiled
 def playout(light: int, dark: int, clock: int, line: Array, moves: Array, paths: Array,
-            trail: Array, rng: Array) -> tuple[int, int, int, int]:
+            trail: Array, rng: Array, keeps_territory: bool = False) -> tuple[int, int, int, int]:
     """Play uniformly random moves until the game ends; return ``(plies, light, dark, clock)``,
     the index of each move played (in its position's legal moves) left in ``trail``. A position
     with more moves than ``moves`` has rows stops the game: ``plies`` is then ``-1`` (play it
-    again with more room, from the same ``rng``). ``paths`` may have no rows."""
+    again with more room, from the same ``rng``). ``paths`` may have no rows.
+
+    With ``keeps_territory`` a placement never fills the mover's own territory while it has
+    another cell to place on, as a Go playout never fills its own eyes: random placements would
+    otherwise make territory, which decides the game first, a matter of chance (``trail`` then
+    holds indexes among the cells left)."""
     plies = 0
     while True:
         if clock >> _PLACED_SHIFT == NO_CELL:
             if clock & _ROUND_MASK == ROUNDS and clock >> _DRAWN_SHIFT & 15 == TURNS_PER_ROUND:
                 break
-            targets = placeable(light, dark, mover_of(clock))
+            mover = mover_of(clock)
+            targets = placeable(light, dark, mover)
             if targets == 0:
                 break
+            if keeps_territory:
+                own, other = (dark, light) if mover else (light, dark)
+                elsewhere = targets & ~territory_mask(own, other)
+                if elsewhere != 0:
+                    targets = elsewhere
             # The placements are the cells of ``targets`` in board order: draw one directly.
             index = rng_below(rng, count(targets))
             for _ in range(index):

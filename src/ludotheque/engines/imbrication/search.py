@@ -49,7 +49,6 @@ from ..compiled import (
     compiled,
     count,
     from_table,
-    lowest,
     require,
     rng_below,
     shuffled,
@@ -58,16 +57,13 @@ from ..compiled import (
     weight_vector,
 )
 from . import kernel
-from .board import ROUNDS, TURNS_PER_ROUND
 from .evaluate import PIECE_WEIGHT, POCKET_WEIGHT, SCALE, TERRITORY_WEIGHT
 from .kernel import (
-    _DRAWN_SHIFT,
     _EDGE,
     _FILE_A,
     _FILE_H,
     _PLACED_SHIFT,
     _RANK_8,
-    _ROUND_MASK,
     _SOURCE_MASK,
     MOVE_ROOM,
     NO_CELL,
@@ -78,9 +74,9 @@ from .kernel import (
     finished,
     generate,
     mover_of,
-    placeable,
     position_key,
     score,
+    territory_mask,
 )
 from .rules import ImbricationState
 
@@ -114,19 +110,6 @@ _HISTORY = 3 * 64 * 64
 
 
 # -- the evaluator ----------------------------------------------------------------------------------
-@compiled
-def territory_mask(own: int, other: int) -> int:
-    """The cells of ``own``'s territories (``board.territories``): the empty cells whose region
-    touches neither the edge nor an ``other`` piece."""
-    empty = ~(own | other)
-    outside = empty & (_EDGE | _neighbours(other))
-    while True:
-        grown = outside | (_neighbours(outside) & empty)
-        if grown == outside:
-            break
-        outside = grown
-    return empty & ~outside
-
 
 @compiled
 def material_tenths(own: int, other: int, weights: Array) -> int:
@@ -642,44 +625,6 @@ def _child_slot(children: Array, parent: int, word: int, captured: int) -> int:
     return slot
 
 
-@compiled
-def playout(light: int, dark: int, clock: int, line: Array, moves: Array, paths: Array, rng: Array,
-            keeps_territory: bool) -> tuple[int, int, int, int]:
-    """``kernel.playout`` (the same moves from the same ``rng``), but with ``keeps_territory``
-    a placement never fills the mover's own territory while it has another cell to place on, as
-    a Go playout never fills its own eyes: random placements would otherwise make territory,
-    which decides the game first, a matter of chance. Returns ``(plies, light, dark, clock)``,
-    ``plies`` -1 when a position needed more room than ``moves`` has."""
-    plies = 0
-    while True:
-        if clock >> _PLACED_SHIFT == NO_CELL:
-            if clock & _ROUND_MASK == ROUNDS and clock >> _DRAWN_SHIFT & 15 == TURNS_PER_ROUND:
-                break
-            mover = mover_of(clock)
-            targets = placeable(light, dark, mover)
-            if targets == 0:
-                break
-            if keeps_territory:
-                own, other = (dark, light) if mover else (light, dark)
-                elsewhere = targets & ~territory_mask(own, other)
-                if elsewhere != 0:
-                    targets = elsewhere
-            index = rng_below(rng, count(targets))
-            for _ in range(index):
-                targets &= targets - 1
-            word = lowest(targets)
-            captured = 0
-        else:
-            n = generate(light, dark, clock, line, moves, paths)
-            if n > moves.shape[0]:
-                return -1, light, dark, clock
-            index = rng_below(rng, n)
-            word = moves[index, 0]
-            captured = moves[index, 1]
-        light, dark, clock, _ = apply(light, dark, clock, line, word, captured)
-        plies += 1
-    return plies, light, dark, clock
-
 
 @compiled
 def ismcts_iterations(
@@ -687,7 +632,7 @@ def ismcts_iterations(
     exploration: float, use_evaluator: bool, keeps_territory: bool, weights: Array, rng: Array,
     children: Array, node_mover: Array,
     node_visits: Array, node_available: Array, node_totals: Array, sizes: Array, buffer: Array,
-    paths: Array, path: Array, moves: Array,
+    paths: Array, path: Array, moves: Array, trail: Array,
 ) -> int:
     """Run iterations ``first .. first + iterations - 1``, iteration ``i`` in the world whose line
     is ``lines[i % len(lines)]``; return how many ran (fewer when a position needed more room than
@@ -764,8 +709,8 @@ def ismcts_iterations(
             balance = evaluate_tenths(at_light, at_dark, 0, weights)
             value = balance / (abs(balance) + _SCALE)
         else:
-            plies, end_light, end_dark, _ = playout(at_light, at_dark, at_clock, line, moves, paths,
-                                                    rng, keeps_territory)
+            plies, end_light, end_dark, _ = kernel.playout(at_light, at_dark, at_clock, line, moves,
+                                                           paths, trail, rng, keeps_territory)
             if plies < 0:  # the child just added goes (the last added: no probe passed it)
                 if added >= 0:
                     children[added, :] = -1
@@ -791,7 +736,7 @@ def ismcts(
     ``state.determinize``, all of one position): one tree, iteration ``i`` played in
     ``worlds[i % len(worlds)]``, uniformly random playouts to the end (``use_evaluator``: the
     evaluator's value of the position reached instead, with ``weights`` as :func:`pimc`'s;
-    ``keeps_territory``: playouts that never fill their own territory, see :func:`playout`).
+    ``keeps_territory``: playouts that never fill their own territory, see ``kernel.playout``).
     The answer is the most visited root move,
     ties to the better mean, then to canonical order; ``scores`` are the root moves' visits,
     ``value`` the chosen move's mean result for the player to move, ``nodes`` the iterations run.
@@ -823,6 +768,7 @@ def ismcts(
     moves = np.empty((room, 2), dtype=np.int64)
     paths = np.empty((0, PATH_WIDTH), dtype=np.int8)
     path = np.empty(kernel.MAX_PLIES + 1, dtype=np.int64)
+    trail = np.empty(kernel.MAX_PLIES, dtype=np.int64)
     rng = np.array([seed % 2**64], dtype=np.uint64)
     done = 0
     chunk = max(1, iterations // 20) if progress is not None else iterations
@@ -831,7 +777,7 @@ def ismcts(
                                     exploration, use_evaluator, keeps_territory, chosen, rng,
                                     children, node_mover,
                                     node_visits, node_available, node_totals, sizes, buffer, paths,
-                                    path, moves))
+                                    path, moves, trail))
         done += ran
         if ran < min(chunk, iterations - done + ran):  # a position needed more room
             room *= 4
