@@ -49,7 +49,7 @@ from ..compiled import (
     seen_push,
 )
 from ..compiled import seen_table as compiled_seen_table
-from .board import ABOVE, BALLS_PER_PLAYER, CELL_COUNT, HIGHER, LEVEL_MASK, SUPPORTS, TOP
+from .board import ABOVE, BALLS_PER_PLAYER, HIGHER, LEVEL_MASK, SUPPORTS, TOP
 from .notation import RESERVE, Move
 from .rules import VARIANTS, PylosGame, PylosState
 
@@ -87,17 +87,18 @@ _HIGHER = np.array(HIGHER, dtype=np.int64)
 
 
 def _figure_tables() -> tuple[Array, Array]:
-    """``figures[v, c, :count[v, c]]``: the squares (and lines) that cell ``c`` completes under
-    rule set ``v``; none under kids."""
+    """``figures[v, :count[v]]``: every figure (square, or line) of rule set ``v``, each once;
+    none under kids."""
     figures_at = {variant: PylosGame(variant).figures_at for variant in VARIANTS}
-    width = max(len(f) for at in figures_at.values() if at for f in at)
-    figures = np.zeros((len(VARIANTS), CELL_COUNT, width), dtype=np.int64)
-    count = np.zeros((len(VARIANTS), CELL_COUNT), dtype=np.int64)
-    for variant, at in figures_at.items():
-        for cell in range(CELL_COUNT):
-            found = at[cell] if at is not None else ()
-            count[VARIANT_CODES[variant], cell] = len(found)
-            figures[VARIANT_CODES[variant], cell, : len(found)] = found
+    listed = {
+        variant: sorted({figure for found in at for figure in found}) if at is not None else []
+        for variant, at in figures_at.items()
+    }
+    figures = np.zeros((len(VARIANTS), max(len(found) for found in listed.values())), dtype=np.int64)
+    count = np.zeros(len(VARIANTS), dtype=np.int64)
+    for variant, found in listed.items():
+        count[VARIANT_CODES[variant]] = len(found)
+        figures[VARIANT_CODES[variant], : len(found)] = found
     return figures, count
 
 
@@ -134,12 +135,15 @@ def covered(occupied: int) -> int:
 
 
 @compiled
-def _completes(variant: int, cell: int, own: int) -> bool:
-    for k in range(_FIGURE_COUNT[variant, cell]):
-        figure = _FIGURES[variant, cell, k]
-        if own & figure == figure:
-            return True
-    return False
+def _completing(variant: int, own: int) -> int:
+    """The cells whose ball would complete a figure of ``own``: those that figures of the rule
+    set miss, and miss alone. (A raised ball never leaves a figure of its destination's level.)"""
+    cells = 0
+    for k in range(_FIGURE_COUNT[variant]):
+        missing = _FIGURES[variant, k] & ~own
+        if missing & (missing - 1) == 0:
+            cells |= missing
+    return cells
 
 
 # -- moves -----------------------------------------------------------------------------------------
@@ -187,15 +191,15 @@ def generate(light: int, dark: int, mover: int, variant: int, moves: Array) -> i
     own = dark if mover else light
     occupied = light | dark
     open_cells = available(occupied)
+    completing = _completing(variant, own) & open_cells
     n = 0
     targets = open_cells
     while targets:
         target = lowest(targets)
         targets &= targets - 1
-        after = own | 1 << target
         head = target | NO_CELL << 5
-        if _completes(variant, target, after):
-            n = _with_removals(head, after, occupied | 1 << target, moves, n)
+        if completing >> target & 1:
+            n = _with_removals(head, own | 1 << target, occupied | 1 << target, moves, n)
         else:
             n = _emit(moves, n, head | _NO_REMOVALS)
     sources = own & ~covered(occupied)
@@ -207,9 +211,9 @@ def generate(light: int, dark: int, mover: int, variant: int, moves: Array) -> i
         while targets:
             target = lowest(targets)
             targets &= targets - 1
-            after = own & ~(1 << source) | 1 << target
             head = target | source << 5
-            if _completes(variant, target, after):
+            if completing >> target & 1:
+                after = own & ~(1 << source) | 1 << target
                 n = _with_removals(head, after, occupied & ~(1 << source) | 1 << target, moves, n)
             else:
                 n = _emit(moves, n, head | _NO_REMOVALS)
