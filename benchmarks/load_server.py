@@ -15,6 +15,7 @@ game-table commits/s and publishes/s.
     python benchmarks/load_server.py                      # 200 games, 10 s warm-up, 60 s measured
     python benchmarks/load_server.py --games 50 --duration 10 --warmup 3 --json
     python benchmarks/load_server.py --games 600 --workers 2 --db postgresql://u:p@127.0.0.1/db
+    python benchmarks/load_server.py --games 100,200,300,400   # moves/s at p99 < 100 ms
 
 ``--parts`` measures instead what the shared parts take alone, for the capacity plan: moves
 stored per second in PostgreSQL through the workers' own locked change (``--threads`` at once,
@@ -42,7 +43,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -209,22 +210,39 @@ def client_process(plan: LoadPlan, results: Any) -> None:
     # The client is the stopwatch: its own garbage-collector pauses must not pass for latency.
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+    results.put("started")
     results.put(asyncio.run(load(plan)))
 
 
-def run_load(plan: LoadPlan) -> dict[str, Any]:
+def run_load(plan: LoadPlan, server_pid: int | None = None) -> dict[str, Any]:
+    """The figures of one load run; with ``server_pid``, the processor time per move that the
+    server (and its children) and the load client used inside the measured window."""
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
     client = context.Process(target=client_process, args=(plan, results))
     client.start()
-    figures: dict[str, Any] = results.get(timeout=plan.warmup + plan.duration + 120)
+    assert results.get(timeout=120) == "started"
+    time.sleep(plan.warmup)
+    pids = [client.pid or 0] + ([server_pid] if server_pid else [])
+    before = [tree_cpu_seconds(pid) for pid in pids]
+    time.sleep(plan.duration)
+    spent = [tree_cpu_seconds(pid) - start for pid, start in zip(pids, before, strict=True)]
+    figures: dict[str, Any] = results.get(timeout=plan.duration + plan.think + 120)
     client.join()
+    # Moves played in the window, about as many as those timed (each seat moves once per think).
+    played = max(1, figures["moves"])
+    figures["client_cpu_ms_per_move"] = round(spent[0] * 1000 / played, 3)
+    if server_pid:
+        figures["server_cpu_ms_per_move"] = round(spent[1] * 1000 / played, 3)
     return figures
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--games", type=int, default=200, help="live games (two players each)")
+    parser.add_argument("--games", default="200", help="live games (two players each); several, "
+                        "comma-separated (200,400,600): one run each on a fresh server, then the most "
+                        "moves/s whose p99 stays under --target-p99")
+    parser.add_argument("--target-p99", type=float, default=100.0, help="ms, for several --games")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a seat waits before moving")
@@ -243,11 +261,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from tests.support.server import ServerProcess
 
-    def plan_for(url: str) -> LoadPlan:
+    def plan_for(games: int) -> LoadPlan:
         return LoadPlan(
-            url, arguments.games, arguments.warmup, arguments.duration, arguments.think, arguments.seed
+            arguments.url or "", games, arguments.warmup, arguments.duration, arguments.think, arguments.seed
         )
 
     if arguments.parts:
@@ -258,35 +275,73 @@ def main(argv: list[str] | None = None) -> None:
                 **stored_moves(arguments.db, arguments.threads, arguments.duration),
                 **asyncio.run(publishes(redis_url, arguments.subscribers, arguments.duration)),
             }
-    elif arguments.url:
-        figures = run_load(plan_for(arguments.url))
-    elif arguments.workers:
-        if not arguments.db or not arguments.db.startswith("postgres"):
-            parser.error("--workers needs --db postgresql://...")
+        show(figures, arguments.json)
+        return
+    if arguments.workers and (not arguments.db or not arguments.db.startswith("postgres")):
+        parser.error("--workers needs --db postgresql://...")
+    runs = []
+    for games in game_counts(parser, arguments.games):
+        figures = one_run(arguments, plan_for(games))
+        figures["load_average_1m"] = round(os.getloadavg()[0], 2)
+        figures["cpus"] = os.cpu_count()
+        runs.append(figures)
+        show(figures, arguments.json)
+    if len(runs) > 1:
+        show(capacity(runs, arguments.target_p99), arguments.json)
+
+
+def game_counts(parser: argparse.ArgumentParser, text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        parser.error(f"--games: whole numbers of games, comma-separated (not {text!r})")
+    return counts
+
+
+def one_run(arguments: argparse.Namespace, plan: LoadPlan) -> dict[str, Any]:
+    """One load run on a server of its own (or on ``--url``)."""
+    from tests.support.server import ServerProcess
+
+    if arguments.url:
+        return run_load(plan)
+    if arguments.workers:
         with own_redis(arguments.redis) as redis_url, \
                 workers(arguments.db, redis_url, arguments.workers) as (url, pid):
-            before = {**shared_counters(arguments.db, redis_url), "workers_cpu_s": tree_cpu_seconds(pid)}
-            figures = run_load(plan_for(url))
-            after = {**shared_counters(arguments.db, redis_url), "workers_cpu_s": tree_cpu_seconds(pid)}
-        figures["workers_cpu_ms_per_move"] = round(
-            (after.pop("workers_cpu_s") - before.pop("workers_cpu_s")) * 1000 / max(1, figures["moves"])
-            * arguments.duration / (arguments.warmup + arguments.duration + arguments.think + 1), 3)
-        seconds = arguments.warmup + arguments.duration + arguments.think + 1
+            before = shared_counters(arguments.db, redis_url)
+            figures = run_load(replace(plan, url=url), pid)
+            after = shared_counters(arguments.db, redis_url)
+        seconds = plan.warmup + plan.duration + plan.think + 1
         figures.update(workers=arguments.workers, database="postgresql")
         figures.update({name: round((after[name] - before[name]) / seconds, 1) for name in before})
-    else:
-        with tempfile.TemporaryDirectory() as folder:
-            db = arguments.db or f"sqlite:///{Path(folder) / 'load.db'}"
-            with ServerProcess(db, env=UNLIMITED) as server:
-                figures = run_load(plan_for(server.url))
-            figures["database"] = db.split(":", 1)[0]
-    figures["load_average_1m"] = round(os.getloadavg()[0], 2)
-    figures["cpus"] = os.cpu_count()
-    if arguments.json:
-        print(json.dumps(figures))
-    else:
-        for name, value in figures.items():
-            print(f"{name:>15}: {value}")
+        return figures
+    with tempfile.TemporaryDirectory() as folder:
+        db = arguments.db or f"sqlite:///{Path(folder) / 'load.db'}"
+        with ServerProcess(db, env=UNLIMITED) as server:
+            assert server.process is not None
+            figures = run_load(replace(plan, url=server.url), server.process.pid)
+        figures["database"] = db.split(":", 1)[0]
+        return figures
+
+
+def capacity(runs: list[dict[str, Any]], target_p99_ms: float) -> dict[str, Any]:
+    """The most moves/s among the runs whose p99 round trip stayed under the target."""
+    within = [run for run in runs if run["p99_ms"] < target_p99_ms and not run["errors"]]
+    best = max(within, key=lambda run: run["moves_per_s"], default=None)
+    return {"target_p99_ms": target_p99_ms,
+            "moves_per_s_within_target": best["moves_per_s"] if best else None,
+            "games_within_target": best["games"] if best else None,
+            "runs": [(run["games"], run["moves_per_s"], run["p99_ms"]) for run in runs]}
+
+
+def show(figures: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(figures), flush=True)
+        return
+    for name, value in figures.items():
+        print(f"{name:>24}: {value}")
+    print(flush=True)
 
 
 @contextmanager
@@ -322,7 +377,9 @@ def workers(db: str, redis_url: str, count: int) -> Iterator[tuple[str, int]]:
     port = free_port()
     command = [sys.executable, "-m", "ludotheque", "serve", "--port", str(port), "--db", db,
                "--redis", redis_url, "--workers", str(count)]
-    process = subprocess.Popen(command, env={**os.environ, **UNLIMITED}, stdout=subprocess.DEVNULL)
+    # A session of its own: workers still busy after the timeout are killed with their parent.
+    process = subprocess.Popen(command, env={**os.environ, **UNLIMITED}, stdout=subprocess.DEVNULL,
+                               start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):
@@ -340,7 +397,8 @@ def workers(db: str, redis_url: str, count: int) -> Iterator[tuple[str, int]]:
         try:
             process.wait(30)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def stored_moves(db: str, threads: int, seconds: float) -> dict[str, Any]:

@@ -1,0 +1,184 @@
+"""What a request and a move cost the server at the least, on this machine (issue 17).
+
+Processor time of the server process per request, one request at a time on one keep-alive
+connection (no concurrency, so no queueing): what the server stack costs before any game logic,
+beside what a move costs through the whole server. These are the floors that bound
+``load_server.py``'s figures.
+
+- ``asgi``: a bare ASGI app under uvicorn (httptools, uvloop), answering ``{}``;
+- ``fastapi``: one FastAPI route answering ``{}``;
+- ``game_document``: ``GET /api/games/{id}`` on the real server (SQLite), a cached document;
+- ``move``: whole Pylos games played move by move on the real server: each move a POST, then
+  the documents on both players' sockets (game creation and socket handshakes included).
+
+    python benchmarks/server_floor.py                 # 3,000 requests each, 20 games
+    python benchmarks/server_floor.py --requests 500 --games 5 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from tests.support.server import ServerProcess, free_port  # noqa: E402
+
+from load_server import UNLIMITED, HttpConnection, tree_cpu_seconds  # noqa: E402
+
+BARE_APPS = {
+    "asgi": '''
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"{}"})
+''',
+    "fastapi": '''
+from fastapi import FastAPI, Request, Response
+app = FastAPI()
+
+@app.get("/api/games/{game_id}")
+async def read(request: Request, game_id: str) -> Response:
+    return Response(b"{}", media_type="application/json")
+''',
+}
+
+
+async def get_many(port: int, path: str, count: int) -> None:
+    """``count`` GETs of ``path``, one after the other on one keep-alive connection."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    for _ in range(count):
+        writer.write(request)
+        await writer.drain()
+        status = await reader.readline()
+        if b" 200 " not in status:
+            raise RuntimeError(f"GET {path}: {status!r}")
+        length = 0
+        while (line := await reader.readline()) != b"\r\n":
+            if line.lower().startswith(b"content-length"):
+                length = int(line.split(b":")[1])
+        await reader.readexactly(length)
+    writer.close()
+
+
+def per_request_ms(pid: int, port: int, path: str, count: int) -> dict[str, float]:
+    asyncio.run(get_many(port, path, 50))  # warm: first calls import and compile
+    cpu, wall = tree_cpu_seconds(pid), time.perf_counter()
+    asyncio.run(get_many(port, path, count))
+    return {"server_cpu_ms": round((tree_cpu_seconds(pid) - cpu) * 1000 / count, 3),
+            "wall_ms": round((time.perf_counter() - wall) * 1000 / count, 3)}
+
+
+@contextmanager
+def bare_server(source: str) -> Iterator[tuple[int, int]]:
+    """uvicorn serving ``source``'s ``app`` on a free port; yields its port and pid."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "bare_app.py").write_text(source)
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "bare_app:app", "--port", str(port), "--log-level", "warning"],
+            cwd=folder, stdout=subprocess.DEVNULL)
+        try:
+            for _ in range(300):
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games/x", timeout=2):
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            yield port, process.pid
+        finally:
+            process.terminate()
+            process.wait(30)
+
+
+async def play_games(url: str, games: int, seed: int) -> int:
+    """Whole random Pylos games, one move at a time; the number of moves played."""
+    import websockets
+
+    rng, moves = random.Random(seed), 0
+    for _ in range(games):
+        http = HttpConnection(url)
+        _, body = await http.post("/api/games", {"game": "pylos", "seats": ["human", "human"]})
+        created = json.loads(body)
+        tokens = {entry["seat"]: entry["token"] for entry in created["seats"]}
+        base = url.replace("http", "ws", 1) + f"/api/games/{created['id']}/ws?token="
+        sockets = [await websockets.connect(base + tokens[seat], compression=None) for seat in (0, 1)]
+        documents = [json.loads(await socket.recv()) for socket in sockets]
+        while documents[0]["status"] != "over":
+            mine = documents[documents[0]["to_move"]]
+            move = {"move": rng.choice(mine["legal_moves"]), "ply": mine["ply"]}
+            status, _ = await http.post(f"/api/games/{created['id']}/moves", move, tokens[mine["seat"]])
+            if status != 200:
+                raise RuntimeError(f"a move was refused: {status}")
+            documents = [json.loads(await socket.recv()) for socket in sockets]
+            moves += 1
+        for socket in sockets:
+            await socket.close()
+        http.close()
+    return moves
+
+
+def per_move_ms(games: int, seed: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as folder, \
+            ServerProcess(f"sqlite:///{Path(folder) / 'floor.db'}", env=UNLIMITED) as server:
+        assert server.process is not None
+        pid = server.process.pid
+        asyncio.run(play_games(server.url, 1, seed))  # warm
+        cpu, wall = tree_cpu_seconds(pid), time.perf_counter()
+        moves = asyncio.run(play_games(server.url, games, seed + 1))
+        return {"moves": moves, "server_cpu_ms": round((tree_cpu_seconds(pid) - cpu) * 1000 / moves, 3),
+                "wall_ms": round((time.perf_counter() - wall) * 1000 / moves, 3)}
+
+
+def game_document_ms(count: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as folder, \
+            ServerProcess(f"sqlite:///{Path(folder) / 'floor.db'}", env=UNLIMITED) as server:
+        assert server.process is not None
+        with urllib.request.urlopen(urllib.request.Request(
+                server.url + "/api/games", data=b'{"game": "pylos", "seats": ["human", "human"]}',
+                headers={"Content-Type": "application/json"})) as answer:
+            game_id = json.load(answer)["id"]
+        return per_request_ms(server.process.pid, server.port, f"/api/games/{game_id}", count)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--requests", type=int, default=3000, help="requests per measure")
+    parser.add_argument("--games", type=int, default=20, help="whole games for the per-move measure")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    arguments = parser.parse_args(argv)
+    figures: dict[str, Any] = {}
+    for name, source in BARE_APPS.items():
+        with bare_server(source) as (port, pid):
+            figures[name] = per_request_ms(pid, port, "/api/games/x", arguments.requests)
+    figures["game_document"] = game_document_ms(arguments.requests)
+    figures["move"] = per_move_ms(arguments.games, arguments.seed)
+    figures["load_average_1m"] = round(os.getloadavg()[0], 2)
+    figures["cpus"] = os.cpu_count()
+    if arguments.json:
+        print(json.dumps(figures))
+        return
+    for name, value in figures.items():
+        print(f"{name:>14}: {value}")
+
+
+if __name__ == "__main__":
+    main()
