@@ -12,10 +12,19 @@ from sqlalchemy import text
 
 import ludotheque
 from ludotheque.core.records import Record, replay
+from ludotheque.server.bus import decode, encode_message
 from ludotheque.server.clocks import ClockSpec, Instant
 from ludotheque.server.config import database_url, default_database_url
-from ludotheque.server.snapshots import GameMeta, Seat, begin, new_snapshot, play, resign
-from ludotheque.server.storage import Storage
+from ludotheque.server.snapshots import (
+    GameMeta,
+    Seat,
+    begin,
+    new_snapshot,
+    play,
+    resign,
+    take_back,
+)
+from ludotheque.server.storage import Storage, restore_values, stored_values
 from ludotheque.server.tables import metadata
 
 
@@ -103,3 +112,49 @@ def test_a_game_with_a_seed_of_62_bits_still_loads_and_replays(db_url: str) -> N
     assert list(loaded_snap.moves) == moves and loaded_snap.state == snap.state
     record = Record.start(game, seed).with_moves(moves)
     assert replay(record)[-1] == snap.state
+
+
+def test_stored_values_sent_to_other_workers_restore_what_the_database_gives(db_url: str) -> None:
+    """A worker one version behind installs the values another worker announced (through
+    Redis, as JSON) instead of reading the game again: it must get what a read would give, at
+    every step (moves, a running clock, a takeback, the end)."""
+    storage = Storage(database_url(db_url))
+    storage.migrate()
+    game = ludotheque.load("plimil")  # hidden stems: the hidden-facts counts ride along too
+    meta = GameMeta("announced", game, 2**62 + 7, "2026-01-01T00:00:00+00:00")
+    seats = (Seat("human", "Ada", token_hash="hash-a", invite_hash="invite-a"),
+             Seat("bot", "bot:easy", "easy", bot_seed=99))
+    snap = begin(new_snapshot(game, meta.seed, seats, ClockSpec("fischer", 60_000, 1000)),
+                 Instant(0.0, 1_000_000.0))
+    storage.insert(meta, snap)
+    steps = []
+    for ply in range(6):
+        seat = snap.seat_to_move()
+        assert seat is not None
+        steps.append(play(snap, seat, str(snap.state.legal_moves()[ply % 3]), ply,
+                          Instant(1.0 + ply, 1_000_001.0 + ply)))
+        snap = steps[-1]
+    steps.append(take_back(snap, 0, Instant(8.0, 1_000_008.0)))
+    steps.append(resign(steps[-1], 0, Instant(9.0, 1_000_009.0)))
+    known = storage.load(meta.id)
+    assert known is not None
+    previous = known[1]
+    for version, after in enumerate(steps, start=2):
+        storage.save(meta.id, previous, after, version)
+        message = decode(encode_message({"values": stored_values(meta, after)}, "worker-a"))
+        assert message is not None
+        announced = restore_values(message["values"], previous)
+        loaded = storage.load_versioned(meta.id, previous)
+        assert loaded is not None and loaded[2] == version
+        read = loaded[1]
+        assert (announced.seats, announced.moves, announced.movers, announced.hidden) == (
+            read.seats, read.moves, read.movers, read.hidden)
+        assert (announced.state, announced.status, announced.result) == (read.state, read.status, read.result)
+        assert (announced.draw_offer, announced.rematch, announced.started, announced.ended) == (
+            read.draw_offer, read.rematch, read.started, read.ended)
+        assert announced.clock is not None and read.clock is not None
+        assert (announced.clock.remaining_ms, announced.clock.running, announced.clock.started_wall) == (
+            read.clock.remaining_ms, read.clock.running, read.clock.started_wall)
+        previous = read
+    storage.close()
+    assert previous.status == "over" and len(previous.moves) < 6  # the takeback took moves back

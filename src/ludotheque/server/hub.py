@@ -56,7 +56,7 @@ from .snapshots import (
     play,
     time_out,
 )
-from .storage import Storage
+from .storage import Storage, restore_values, stored_values
 from .throttle import KeyedThrottle
 
 log = logging.getLogger("ludotheque.server")
@@ -289,8 +289,12 @@ class Hub:
             # Under the lock, so that every reader's outbox gets documents in the order of the
             # changes; queuing never waits for a reader (rooms.Connection).
             self.broadcast(session)
-        if self.bus is not None:
-            await self.bus.publish({"kind": "game", "game": session.meta.id, "v": session.version})
+            # The stored values ride along: a worker one version behind installs them without
+            # reading the game again (see _catch_up).
+            news = {"kind": "game", "game": session.meta.id, "v": session.version,
+                    "values": stored_values(session.meta, new)} if self.bus is not None else None
+        if news is not None:
+            await self.announce(news)
         self._after_change(session)
         if new is old:
             return old
@@ -315,8 +319,7 @@ class Hub:
     async def tell(self, account: str, message: dict[str, Any]) -> None:
         """``message`` to every socket of ``account``, this worker's and the others'."""
         self.people_sockets.tell(account, message)
-        if self.bus is not None:
-            await self.bus.publish({"kind": "person", "account": account, "message": message})
+        await self.announce({"kind": "person", "account": account, "message": message})
 
     def tell_matched(self, session: GameSession, accounts: list[str]) -> None:
         """The seekers of a new game: it exists, and their turn counts change."""
@@ -444,7 +447,8 @@ class Hub:
             if len(session.room) == 0:  # no socket here: read it again when next used
                 session.behind = max(session.behind, version)
             else:
-                self._spawn(self._catch_up(session, version))
+                values = message.get("values")
+                self._spawn(self._catch_up(session, version, values if isinstance(values, dict) else None))
         elif kind in ("reload", "people"):
             self._spawn(self._catch_up(session, None))
         elif kind == "chat":
@@ -460,13 +464,21 @@ class Hub:
         if session.behind > session.version:
             self._spawn(self._catch_up(session, session.behind))
 
-    async def _catch_up(self, session: GameSession, version: int | None) -> None:
+    async def _catch_up(self, session: GameSession, version: int | None,
+                        values: dict[str, Any] | None = None) -> None:
         """Read the game again if the database has a newer version than ``version`` (``None``:
-        read it again in any case: seats or people changed), install and push it."""
+        read it again in any case: seats or people changed), install and push it. ``values``:
+        what the database holds at ``version`` (``storage.stored_values``), installed without
+        reading when this copy is the version just before."""
         async with session.lock:
             if version is not None and session.version >= version:
                 return  # an earlier catch-up read it already
-            stored = await self.storage.run(self.storage.load_versioned, session.meta.id, session.snapshot)
+            if values is not None and version == session.version + 1:
+                stored: tuple[GameMeta, Snapshot, int] | None = (
+                    session.meta, restore_values(values, session.snapshot), version)
+            else:
+                stored = await self.storage.run(
+                    self.storage.load_versioned, session.meta.id, session.snapshot)
             if stored is None:
                 self._forget(session.meta.id)
                 return
@@ -553,7 +565,11 @@ class Hub:
                 await self._store(session, snap, new_snap)
                 session.snapshot = new_snap
                 self.broadcast(session)
-        await self.announce({"kind": "game", "game": session.meta.id, "v": session.version})
+        if self.bus is not None:
+            # The stored values ride along: a worker one version behind installs them without
+            # reading the game again (see _catch_up).
+            await self.bus.publish({"kind": "game", "game": session.meta.id, "v": session.version,
+                                    "values": stored_values(session.meta, session.snapshot)})
         target = await self.get(session.snapshot.rematch or "")
         new_seat = (seat + 1) % session.meta.game.players
         await self.change(target, lambda s, now: claim(s, new_seat, hash_token(token), now))

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from fastapi import WebSocket
 
 from ..core.contract import Player
@@ -120,4 +120,5 @@ class Room:
 
 
 def encode(document: dict[str, Any]) -> str:
-    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (orjson: a document is encoded for each audience after every change)."""
+    return orjson.dumps(document, option=orjson.OPT_NON_STR_KEYS).decode()

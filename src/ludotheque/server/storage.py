@@ -122,22 +122,7 @@ class Storage:
     def insert(self, meta: GameMeta, snap: Snapshot) -> None:
         """Store a new game with its seats."""
         with self.engine.begin() as connection:
-            connection.execute(
-                insert(tables.games).values(
-                    id=meta.id,
-                    game=meta.game.id,
-                    variant=meta.game.variant,
-                    players=meta.game.players,
-                    seed=meta.seed,
-                    rules_version=meta.game.rules_version,
-                    created=meta.created,
-                    rematch_of=meta.rematch_of,
-                    owner=meta.owner or None,
-                    rated=meta.rated,
-                    creator=meta.creator,
-                    **_game_values(snap),
-                )
-            )
+            connection.execute(insert(tables.games).values(**_meta_values(meta), **_game_values(snap)))
             connection.execute(
                 insert(tables.seats),
                 [{"game_id": meta.id, "seat": n, **_seat_values(snap, n)} for n in range(len(snap.seats))],
@@ -439,6 +424,38 @@ def _engine(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+def stored_values(meta: GameMeta, snap: Snapshot) -> dict[str, Any]:
+    """What the database holds of a game, as JSON values: another worker restores from them
+    (:func:`restore_values`) the snapshot it would read from the database, without reading it.
+    They hold the seats' token and invite hashes, as the database does: for workers only."""
+    return {"row": {**_meta_values(meta), **_game_values(snap)},
+            "seats": [_seat_values(snap, number) for number in range(len(snap.seats))],
+            "moves": list(snap.moves)}
+
+
+def restore_values(values: Mapping[str, Any], known: Snapshot | None = None) -> Snapshot:
+    """The snapshot of :func:`stored_values`; ``known``: an older copy whose moves are not
+    played again."""
+    return _restore(dict(values["row"]), [dict(seat) for seat in values["seats"]], list(values["moves"]),
+                    known)[1]
+
+
+def _meta_values(meta: GameMeta) -> dict[str, Any]:
+    return {
+        "id": meta.id,
+        "game": meta.game.id,
+        "variant": meta.game.variant,
+        "players": meta.game.players,
+        "seed": meta.seed,
+        "rules_version": meta.game.rules_version,
+        "created": meta.created,
+        "rematch_of": meta.rematch_of,
+        "owner": meta.owner or None,
+        "rated": meta.rated,
+        "creator": meta.creator,
+    }
 
 
 def _game_values(snap: Snapshot) -> dict[str, Any]:
