@@ -30,7 +30,7 @@ ARENA_SCORES: dict[tuple[str, int], tuple[float, float, float, float | None]] = 
     ("expion", 2): (0.975, 0.99, 0.9875, None),
     ("expion", 3): (0.935, 0.98, 0.7625, None),
     ("expion", 4): (0.955, 0.95, 0.975, 1.0),
-    ("plimil", 2): (1.0, 0.77, 0.85, 0.9875),
+    ("plimil", 2): (1.0, 0.77, 0.85, 0.975),
     ("imbrication", 2): (0.915, 0.735, 0.8125, 0.8125),
 }
 
