@@ -213,25 +213,11 @@ def placeable(light: int, dark: int, mover: int) -> int:
 
 
 @compiled
-def _territory(own: int, other: int) -> int:
-    """Cells of ``own``'s territories (``board.territories``): the empty regions that touch
-    neither the edge nor an ``other`` piece."""
-    empty = ~(own | other)
-    outside = empty & (_EDGE | _neighbours(other))
-    while True:
-        grown = outside | (_neighbours(outside) & empty)
-        if grown == outside:
-            break
-        outside = grown
-    return count(empty & ~outside)
-
-
-@compiled
 def score(light: int, dark: int) -> tuple[int, int, int, int]:
     """``(territory of seat 0, of seat 1, winner or -1, reason)``: more territory wins, then
     more pieces on the board, else a draw (``rules._score``)."""
-    first = _territory(light, dark)
-    second = _territory(dark, light)
+    first = count(territory_mask(light, dark))
+    second = count(territory_mask(dark, light))
     if first != second:
         return first, second, 0 if first > second else 1, TERRITORY
     light_count, dark_count = count(light), count(dark)
