@@ -289,10 +289,7 @@ class Hub:
             # Under the lock, so that every reader's outbox gets documents in the order of the
             # changes; queuing never waits for a reader (rooms.Connection).
             self.broadcast(session)
-            # The stored values ride along: a worker one version behind installs them without
-            # reading the game again (see _catch_up).
-            news = {"kind": "game", "game": session.meta.id, "v": session.version,
-                    "values": stored_values(session.meta, new)} if self.bus is not None else None
+            news = self._game_news(session)
         if news is not None:
             await self.announce(news)
         self._after_change(session)
@@ -408,6 +405,15 @@ class Hub:
         async with session.lock:
             self.broadcast(session)
         await self.announce({"kind": "people", "game": session.meta.id})
+
+    def _game_news(self, session: GameSession) -> dict[str, Any] | None:
+        """The other workers' news of ``session``'s stored version (``None`` without them), built
+        under the game's lock. Its stored values ride along: a worker one version behind installs
+        them without reading the game again (see :meth:`_catch_up`)."""
+        if self.bus is None:
+            return None
+        return {"kind": "game", "game": session.meta.id, "v": session.version,
+                "values": stored_values(session.meta, session.snapshot)}
 
     async def announce(self, message: dict[str, Any]) -> None:
         """Tell the other workers (nothing without them)."""
@@ -565,11 +571,9 @@ class Hub:
                 await self._store(session, snap, new_snap)
                 session.snapshot = new_snap
                 self.broadcast(session)
-        if self.bus is not None:
-            # The stored values ride along: a worker one version behind installs them without
-            # reading the game again (see _catch_up).
-            await self.bus.publish({"kind": "game", "game": session.meta.id, "v": session.version,
-                                    "values": stored_values(session.meta, session.snapshot)})
+            news = self._game_news(session)
+        if news is not None:
+            await self.announce(news)
         target = await self.get(session.snapshot.rematch or "")
         new_seat = (seat + 1) % session.meta.game.players
         await self.change(target, lambda s, now: claim(s, new_seat, hash_token(token), now))
