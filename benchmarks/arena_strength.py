@@ -5,7 +5,7 @@
 
 Each pair plays its own arena (sides alternated, Wilson 95% intervals) in ``OUT/<game>/<a>-<b>``, so a
 long run can be resumed pair by pair. Figures go to stdout as JSON (and to ``--json FILE``).
-Targets (DESIGN.md): easy beats random >= 90%, medium beats easy >= 70%, hard beats medium >= 65%;
+Targets (docs/design.md): easy beats random >= 90%, medium beats easy >= 70%, hard beats medium >= 65%;
 (issue 15) hard scores >= 50% against the fixed baseline ``uct10k`` (then measured against
 ``uct100k``) and >= 75% against ``hard-plain``, the hard level as it plays on the plain engine:
 

@@ -1,4 +1,4 @@
-"""Engine speed of every game through the contract loop (DESIGN.md "How figures are measured").
+"""Engine speed of every game through the contract loop (docs/design.md "How figures are measured").
 
 Usage: ``python benchmarks/engine_speed.py [--seconds S] [--seed N] [--game ID]``; prints one JSON
 line per game, variant and player count: playouts/s, moves/s and mean game length.

@@ -6,7 +6,7 @@ Usage: ``python benchmarks/research_speed.py [--seconds S] [--seed N] [--game ID
 for the round trip. Every loop plays uniformly random legal actions from the start until the end,
 again and again for ``S`` seconds, single thread:
 
-- ``contract``: ``s = s.play(rng.choice(s.legal_moves()))`` (DESIGN.md, "How figures are measured");
+- ``contract``: ``s = s.play(rng.choice(s.legal_moves()))`` (docs/design.md, "How figures are measured");
 - ``node``: the shared layer of the three interfaces (``Node.apply`` on its legal actions);
 - ``openspiel``: ``state.apply_action`` on ``state.legal_actions()`` (chance outcomes sampled);
 - ``pettingzoo``: ``env.last()`` (the agent's observation and mask) then ``env.step``;

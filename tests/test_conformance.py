@@ -1,4 +1,4 @@
-"""One conformance suite for every registered game (STYLE.md §7): it branches on declared facts,
+"""One conformance suite for every registered game (docs/style.md §7): it branches on declared facts,
 never on game names, so a game is enrolled by registering it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Game records: the one file format of DESIGN.md, its errors, and what a reader may get."""
+"""Game records: the one file format of docs/design.md, its errors, and what a reader may get."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Engine speed, measured only through the contract loop of DESIGN.md:
+"""Engine speed, measured only through the contract loop of docs/design.md:
 ``s = s.play(rng.choice(s.legal_moves()))`` from ``new_state(seed)`` until ``is_over``, one thread;
 the compiled kernel's random playouts (``kernel.playouts``, one thread, after its compilation,
 timed apart); and the time each bot level takes per move (its 95th percentile), in games against

@@ -1,4 +1,4 @@
-"""Levels answer to their French names too, wherever a level is named; DESIGN's names stay the
+"""Levels answer to their French names too, wherever a level is named; the design's names stay the
 canonical ones, and an unknown name is still a ``ValueError``."""
 
 from __future__ import annotations

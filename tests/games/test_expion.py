@@ -1,4 +1,4 @@
-"""Ex*Pion: every clause of ``shared/rules/expion.md``, the rulebook's figures 1 to 5 rebuilt as
+"""Ex*Pion: every clause of the game's ``RULES.md``, the rulebook's figures 1 to 5 rebuilt as
 positions from its text, the view, JSON, errors, the evaluator and perft counts.
 
 The positions live in ``tests/data/expion/positions.json``, by name, each with the reason it

@@ -1,4 +1,4 @@
-"""Imbrication: every clause of ``shared/rules/imbrication.md``, one test or more each.
+"""Imbrication: every clause of the game's ``RULES.md``, one test or more each.
 
 The known positions live in ``tests/data/imbrication/``, by name, each with why it matters:
 ``positions.json`` (built with ``ImbricationGame.position``; their legal moves, outcomes and

@@ -1,4 +1,4 @@
-"""Plimil: every clause of ``rules/plimil.md`` and the rulebook's worked examples.
+"""Plimil: every clause of ``RULES.md`` beside this module and the rulebook's worked examples.
 
 The positions played from, the rulebook's worked examples and the perft counts are data, each
 with why it matters: ``tests/data/plimil/positions.json`` and ``perft.json``.

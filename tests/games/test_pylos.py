@@ -1,4 +1,4 @@
-"""Pylos: every clause of ../shared/rules/pylos.md, on positions built for the purpose.
+"""Pylos: every clause of the game's RULES.md, on positions built for the purpose.
 
 The positions live in ``tests/data/pylos/positions.json``, each with why it matters, and their
 perft counts in ``perft.json``: ``known("square_ready")`` builds one by name.

@@ -226,7 +226,7 @@ def test_personal_api_tokens(client: TestClient) -> None:
     new_browser(client)
     revoked = client.get(game, headers=bearer(token))
     assert (revoked.status_code, revoked.json()["code"]) == (401, "token_invalid")
-    # A seat token still works as DESIGN says.
+    # A seat token still works as docs/design.md says.
     assert client.get(game, headers=bearer(tokens(created)[1])).json()["seat"] == 1
 
 

@@ -1,4 +1,4 @@
-"""The HTTP API of DESIGN.md against a real app and a real database (SQLite and PostgreSQL)."""
+"""The HTTP API of docs/design.md against a real app and a real database (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -255,7 +255,7 @@ def test_the_openapi_documents_the_create_body(client: TestClient) -> None:
 
 
 def test_new_seeds_stay_below_two_to_the_53(client: TestClient) -> None:
-    """DESIGN: every JSON reader, a browser's included, keeps a seed in [0, 2^53) exact."""
+    """docs/design.md: every JSON reader, a browser's included, keeps a seed in [0, 2^53) exact."""
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
     for _ in range(20):
         created = create(client, seats=["human", "bot:random"])

@@ -1,4 +1,4 @@
-"""Bad input of any shape is a 4xx, never a 500 (DESIGN.md), over WebSocket too, where the
+"""Bad input of any shape is a 4xx, never a 500 (docs/design.md), over WebSocket too, where the
 connection stays open; a client that leaves mid-upload is no error of the server's; a store
 that refuses writes answers 503 and changes nothing. (The HTTP cases of huge numbers, deep
 nesting and Unicode digits are rows of ``test_errors``.)"""

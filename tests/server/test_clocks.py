@@ -65,7 +65,7 @@ def test_clocks_below_the_minimum_are_refused(client: TestClient) -> None:
 
 
 def test_a_game_waiting_for_a_person_has_no_running_clock(client: TestClient) -> None:
-    """DESIGN: in an invite or open-seat game the clock starts when every seat is taken."""
+    """docs/design.md: in an invite or open-seat game the clock starts when every seat is taken."""
     for waiting in ("open", "invite"):
         created = create(client, seats=["human", waiting], clock={"type": "fischer", "minutes": 5})
         doc = client.get(f"/api/games/{created['id']}").json()

@@ -45,7 +45,7 @@ def test_creation_sets_one_strict_httponly_cookie_per_human_seat_when_asked(clie
     assert cookie["path"] == f"/api/games/{created['id']}"
     assert int(cookie["max-age"]) > 30 * 24 * 3600
     assert "secure" not in cookie  # plain http (tests); https answers get Secure
-    # A client that does not ask gets no cookie: DESIGN's API is unchanged for it.
+    # A client that does not ask gets no cookie: the design's API is unchanged for it.
     plain = client.post("/api/games", json={"game": "pylos", "seats": ["human", "human"]})
     assert plain.headers.get_list("set-cookie") == []
 

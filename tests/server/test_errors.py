@@ -1,4 +1,4 @@
-"""Every error of DESIGN's Web API, as one table: the request, its status, its stable code and
+"""Every error of the design's Web API, as one table: the request, its status, its stable code and
 words of its ``{"error": ..., "code": ...}`` body; and after each, nothing changed (the game and
 the lobby read alike)."""
 
@@ -112,7 +112,7 @@ CASES = {
     # 413: a body over 64 KiB.
     "huge move": bad_move(413, "too_large", "64", HUGE, seat=1),
     "huge create": Case("POST", "/api/games", 413, "too_large", "64", body=HUGE),
-    # Bad input of any shape is a 4xx, never a 500 (DESIGN.md).
+    # Bad input of any shape is a 4xx, never a 500 (docs/design.md).
     "huge integer": bad_move(400, "bad_json", "4300", b'{"move": "1b1", "ply": ' + b"9" * 5000 + b"}",
                              seat=1),
     "deep nesting": bad_create(b"[" * 30_000 + b"]" * 30_000, "nested too deeply", "bad_json"),

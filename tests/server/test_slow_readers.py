@@ -1,4 +1,4 @@
-"""No reader can slow a game (DESIGN.md), on the real server: a spectator's WebSocket that never
+"""No reader can slow a game (docs/design.md), on the real server: a spectator's WebSocket that never
 reads, quietly or while sending junk, fills its own buffers and is dropped; meanwhile every move
 is answered, the clocks run and fall, and a spectator that reads gets every document.
 

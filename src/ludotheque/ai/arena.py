@@ -219,7 +219,7 @@ def run_arena(
     ray: str | None = None,
 ) -> ArenaReport:
     """Play the round robin (resuming from ``out`` when asked) and rate the bots, named in
-    English or French (``difficile``); the report names them as DESIGN does (``hard``).
+    English or French (``difficile``); the report names them as docs/design.md does (``hard``).
 
     The games run in ``jobs`` processes, or on Ray when ``ray`` is given: ``"local"`` for a
     local Ray with ``jobs`` CPUs, otherwise a cluster's address (:class:`~.remote.RayExecutor`).

@@ -25,7 +25,7 @@ from ..core.contract import Evaluator as ContractEvaluator
 from ..core.contract import Game, Player, State
 
 Progress = Callable[[float], None]
-# An evaluator scores a full state for one player, in [-1, 1] (DESIGN.md: each game's evaluate.py).
+# An evaluator scores a full state for one player, in [-1, 1] (docs/design.md: each game's evaluate.py).
 Evaluator = ContractEvaluator
 
 # Mixes the bot's seed with the ply: a large odd multiplier keeps (seed, ply) pairs apart.

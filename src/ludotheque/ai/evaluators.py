@@ -1,7 +1,7 @@
 """Evaluators, found by game id, and the keys that identify positions during a search.
 
 Each game declares its evaluator, ``engines/<id>/evaluate.py``'s ``evaluate(state, player)``
-(DESIGN.md), in its ``GameInfo``: bots find it through the registry and never import a game.
+(docs/design.md), in its ``GameInfo``: bots find it through the registry and never import a game.
 
 >>> import ludotheque
 >>> game = ludotheque.load("pylos")

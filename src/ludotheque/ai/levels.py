@@ -44,11 +44,11 @@ BASELINES: dict[str, LevelSpec] = {
 # before its kernel, kept for comparisons.
 PLAIN_SUFFIX = "-plain"
 PLAIN_NAMES = tuple(f"{name}{PLAIN_SUFFIX}" for name in LEVEL_NAMES)
-# Every name a bot is known by: DESIGN's (English) names first, then the algorithms, the
+# Every name a bot is known by: the design's (English) names first, then the algorithms, the
 # baselines and the levels on the plain engine.
 BOT_NAMES = ("random", *LEVEL_NAMES, *ALGORITHMS, *BASELINES, *PLAIN_NAMES)
 # The French names people type (the CLI and the pages speak French too), with and without
-# accents; each stands for DESIGN's English name, the one games and records store.
+# accents; each stands for the design's English name, the one games and records store.
 FRENCH_NAMES = {
     "random": ("aléatoire", "aleatoire", "hasard"),
     "easy": ("facile",),
@@ -94,7 +94,7 @@ KIND_LEVELS: dict[str, dict[str, LevelSpec]] = {
 
 
 def canonical_level(name: str) -> str:
-    """DESIGN's name of the bot ``name`` (a level, ``random`` or an algorithm), accepting the
+    """the design's name of the bot ``name`` (a level, ``random`` or an algorithm), accepting the
     French names and any case or surrounding spaces; raises ``ValueError`` for an unknown name.
 
     >>> canonical_level("grandmaster")  # doctest: +ELLIPSIS
@@ -110,7 +110,7 @@ def canonical_level(name: str) -> str:
 
 
 def level_label(name: str, lang: str) -> str:
-    """How a bot is called for people in ``lang`` (``fr``: its French name; else DESIGN's)."""
+    """How a bot is called for people in ``lang`` (``fr``: its French name; else the design's)."""
     canonical = canonical_level(name)
     if lang == "fr" and canonical in FRENCH_NAMES:
         return FRENCH_NAMES[canonical][0]

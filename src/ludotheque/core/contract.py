@@ -95,7 +95,7 @@ class LevelSpec:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """The static facts of a game, declared once by its package (see STYLE.md §1); the registry,
+    """The static facts of a game, declared once by its package (see docs/style.md §1); the registry,
     the lobby, the rules pages, the command line, the bots and the arena all derive from it."""
 
     id: str
@@ -340,7 +340,7 @@ class State(ABC):
         """How many facts of this state ``player`` does not know (``None``: a spectator), ``0``
         when nothing is hidden. A move after which the count falls revealed something to
         ``player``: the server never takes a move back past one (a takeback would show what a
-        fresh game would not). Not part of DESIGN's contract; only comparisons of it matter.
+        fresh game would not). Not part of the design's contract; only comparisons of it matter.
 
         >>> from ludotheque import load
         >>> load("pylos").new_state().hidden_facts(0)
@@ -497,7 +497,7 @@ def rules_section(text: str, lang: str) -> str:
 
 
 def base_view(state: Position, viewer: Player | None, phase: str) -> JSON:
-    """The fields every view starts with (DESIGN.md: game, variant, players, viewer, ...)."""
+    """The fields every view starts with (docs/design.md: game, variant, players, viewer, ...)."""
     game = state.game
     return {
         "game": game.id,

@@ -37,7 +37,7 @@ from .errors import ApiError, quoted
 
 
 def check_level(level: str, game: Game) -> str:
-    """The name games store for ``level`` (DESIGN's English one; French names are accepted);
+    """The name games store for ``level`` (the design's English one; French names are accepted);
     raises ``ApiError`` (400) unless it names a bot that can play ``game``."""
     if not bots_available():
         raise ApiError(400, "bots are not available in this installation", "bad_request")

@@ -51,7 +51,7 @@ class ClockSpec:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ClockSpec:
-        """Read DESIGN's clock object (already validated by the schemas)."""
+        """Read the design's clock object (already validated by the schemas)."""
         if data["type"] == "fischer":
             return cls("fischer", round(data["minutes"] * 60_000), round(data.get("increment", 0) * 1000))
         return cls("correspondence", int(data["days"]) * DAY_MS)

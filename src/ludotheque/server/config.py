@@ -24,7 +24,7 @@ from pathlib import Path
 DB_ENV = "LUDOTHEQUE_DB"
 REDIS_ENV = "LUDOTHEQUE_REDIS"
 BOTS_ENV = "LUDOTHEQUE_BOTS"
-# DESIGN.md: a request body (or WebSocket message) over 64 KiB is refused.
+# docs/design.md: a request body (or WebSocket message) over 64 KiB is refused.
 MAX_BODY_BYTES = 64 * 1024
 # The largest WebSocket message the transport reads: well above MAX_BODY_BYTES, so that the app
 # sees an oversized message and answers it with an error instead of the transport closing.

@@ -22,7 +22,7 @@ from .snapshots import GameMeta, Snapshot, can_take_back
 
 def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: Instant,
                   people: Mapping[Player, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """DESIGN's game document for ``reader`` (a seat, or ``None`` for a spectator); ``people``:
+    """the design's game document for ``reader`` (a seat, or ``None`` for a spectator); ``people``:
     what the server knows of each seat's person (player name, rating, the game's rating change)."""
     people = people or {}
     state = snap.state
@@ -63,7 +63,7 @@ def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: In
 
 
 def game_record(meta: GameMeta, snap: Snapshot, reader: Player | None) -> dict[str, Any]:
-    """DESIGN's record format: complete once over, otherwise as ``reader`` may know it."""
+    """the design's record format: complete once over, otherwise as ``reader`` may know it."""
     record = Record(
         game=meta.game.id,
         variant=meta.game.variant,

@@ -133,7 +133,7 @@ def install_error_handlers(app: FastAPI) -> None:
                             headers=error.headers)
 
     async def on_validation_error(_: Request, error: Exception) -> JSONResponse:
-        # DESIGN.md: never 422; a malformed path or query parameter is a bad request.
+        # docs/design.md: never 422; a malformed path or query parameter is a bad request.
         assert isinstance(error, RequestValidationError)
         return JSONResponse({"error": first_problem(error.errors()), "code": "bad_request"}, status_code=400)
 

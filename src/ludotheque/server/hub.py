@@ -23,7 +23,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -61,7 +61,7 @@ from .throttle import KeyedThrottle
 
 log = logging.getLogger("ludotheque.server")
 Operation = Callable[[Snapshot, Instant], Snapshot]
-# DESIGN.md: a seed is an integer in [0, 2^53), so that every JSON reader (a browser's
+# docs/design.md: a seed is an integer in [0, 2^53), so that every JSON reader (a browser's
 # included) keeps it exact. Older games may hold larger seeds (62 bits): they still load.
 SEED_BITS = 53
 # Finished games kept in memory (for their late readers); older ones are read again on demand.
@@ -119,6 +119,9 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         # Several workers: the Redis bus (None: this process is the only one).
         self.bus: Bus | None = None
+        # Other parts' own kinds of news from the other workers (kind -> handler), so that a part
+        # (people, sessions...) takes its news without the hub knowing what it means.
+        self.news_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
 
     async def share(self, redis_url: str) -> None:
         """Work beside other workers on the same PostgreSQL database: announce every change on
@@ -442,6 +445,9 @@ class Hub:
     async def _on_message(self, message: dict[str, Any]) -> None:
         """Another worker's news; never waits long (the subscription reads the next one)."""
         kind, game_id = message.get("kind"), message.get("game")
+        if isinstance(kind, str) and (handler := self.news_handlers.get(kind)) is not None:
+            await handler(message)
+            return
         if kind == "person" and isinstance(account := message.get("account"), str):
             self.people_sockets.tell(account, message.get("message") or {})
             return

@@ -1,14 +1,14 @@
 """Who a request speaks for: a seat token given explicitly, or this browser's seat cookies.
 
 Outside clients and bots send ``Authorization: Bearer <token>`` (the WebSocket: ``?token=``),
-exactly as DESIGN.md says. The pages keep no token where scripts can read it: the server keeps
+exactly as docs/design.md says. The pages keep no token where scripts can read it: the server keeps
 each seat's token in an HttpOnly, SameSite=Strict cookie ``ludotheque_seat_<n>`` with
 ``Path=/api/games/<id>``, so that it reaches that game's API and WebSocket and nothing else, and
 a browser holding several seats of one game (same screen) has one cookie per seat.
 
 Cookies are set only when a client asks for them: ``POST /api/games/{id}/seats/mine`` (claim
 the token of an invite link) and ``?cookie=1`` on creation, join and rematch. A client that
-never asks (any outside client, cookie jar or not) meets DESIGN's API unchanged: no header
+never asks (any outside client, cookie jar or not) meets the design's API unchanged: no header
 still reads as a spectator and still gets 401 on a move.
 
 The rules, in order: an explicit token wins over every cookie, and a bad explicit token is a 401

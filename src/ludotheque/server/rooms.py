@@ -1,6 +1,6 @@
 """The WebSocket connections of one game, and the broadcast of one document per audience.
 
-No reader can slow a game (DESIGN.md): each connection has a bounded outbox drained by its own
+No reader can slow a game (docs/design.md): each connection has a bounded outbox drained by its own
 writer task. A broadcast only puts the encoded document into each outbox, at once and in the
 order of the changes (it runs under the game's lock), so it never waits on any client. A reader
 whose outbox is full, or whose send does not complete within the send timeout, is dropped: its

@@ -1,4 +1,4 @@
-"""The JSON HTTP API (DESIGN.md, "Web API"): thin handlers that decode, dispatch to the hub
+"""The JSON HTTP API (docs/design.md, "Web API"): thin handlers that decode, dispatch to the hub
 and encode. Bodies are read here, capped at 64 KiB and validated, so no request ever gets a 422.
 Who a request speaks for (a Bearer token, or the pages' seat cookies) is read by ``identity``.
 
@@ -117,7 +117,7 @@ def clock_of(body: CreateGame, request: Request) -> ClockSpec | None:
 
 @router.post("/games", status_code=201, openapi_extra=request_body(CreateGame))
 async def create_game(request: Request) -> JSONResponse:
-    """Create a game (DESIGN's body, plus the seat kind ``invite``); the read body is checked
+    """Create a game (the design's body, plus the seat kind ``invite``); the read body is checked
     by hand, so that a bad one is a 400, never a 422."""
     body = validate(CreateGame, await read_json(request))
     game = game_of(body.game, body.variant, body.players)

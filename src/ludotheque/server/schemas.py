@@ -1,6 +1,6 @@
 """Typed inbound messages: HTTP bodies and WebSocket messages (discriminated on ``type``).
 
-Invalid input is refused with a clear reason, never patched up (STYLE.md §8).
+Invalid input is refused with a clear reason, never patched up (docs/style.md §8).
 
 >>> parse_ws_message('{"type": "move", "move": "1a1"}')
 MoveMessage(type='move', move='1a1', ply=None)

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from . import colon, describe_result, turn_line
 
-# The fields every view has (DESIGN.md): said in the turn line, or not at all.
+# The fields every view has (docs/design.md): said in the turn line, or not at all.
 COMMON = frozenset({"game", "variant", "players", "viewer", "to_move", "phase", "result", "ply"})
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 LIST_MOVES = True

@@ -1,4 +1,4 @@
-"""Ex*Pion rules (``../shared/rules/expion.md``): 2, 3 or 4 players, two teams, one EX*PION.
+"""Ex*Pion rules (``RULES.md`` beside this module): 2, 3 or 4 players, two teams, one EX*PION.
 
 The board is a ``bytes`` of 81 ASCII codes indexed like ``board.py`` (``.`` empty, ``N E S W``
 marbles, ``X`` the EX*PION, a space off the board). ``ExpionGame.position`` builds a state from

@@ -1,4 +1,4 @@
-"""Imbrication rules (``../shared/rules/imbrication.md``): five rounds of placements and tiles.
+"""Imbrication rules (``RULES.md`` beside this module): five rounds of placements and tiles.
 
 A round is 4 opening placements, then 9 action turns; an action turn is two moves by the same
 player: a placement, then (once the tile is revealed) the action, unless the tile is blank or no

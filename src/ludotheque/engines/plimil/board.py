@@ -1,8 +1,8 @@
 """Plimil geometry: the reconstructed board as ONE data table, the block mechanism and the
 material (what rules and views both read).
 
-The printed figures are lost; ``LAYOUT`` below is the reconstruction of ``rules/plimil.md``
-(44 cells, zones, fixed stems). Every other table of this module is computed from it once, so
+The printed figures are lost; ``LAYOUT`` below is the reconstruction of ``RULES.md`` beside this
+module (44 cells, zones, fixed stems). Every other table of this module is computed from it once, so
 a later correction of the board is a change to ``LAYOUT`` alone. Squares are ``file + 8 * rank``
 (``a1`` = 0, ``h8`` = 63): sorting squares sorts cells in board order (rank, then file).
 
@@ -41,7 +41,7 @@ SUPPLY: tuple[tuple[int, int, int], tuple[int, int, int]] = ((18, 6, 12), (6, 18
 REPETITION_LIMIT = 3
 QUIET_LIMIT = 100
 
-# The reconstructed board (rules/plimil.md, "Board (Decision)"), seen from above, rank 1 (Blue)
+# The reconstructed board (RULES.md, "Board (Decision)"), seen from above, rank 1 (Blue)
 # at the bottom. Each cell reads zone + stem (+ a mark):
 #   zone  B / R  Blue's / Red's wedge (start cells, stems planted by that player)
 #         b / r  Blue's / Red's diagonal cells (start cells)

@@ -1,4 +1,4 @@
-"""Plimil notation (``rules/plimil.md``, Notation): ``d2-d4``, ``d3-d4xe4``, ``d3-d4@cw``,
+"""Plimil notation (``RULES.md``, Notation): ``d2-d4``, ``d3-d4xe4``, ``d3-d4@cw``,
 ``e5-d4xd5``, ``pass``, and the setup moves ``stems STSTTSST`` and ``block d1 BNR``.
 
 The parser is syntax only: it ignores case and spaces and knows nothing of the position, so

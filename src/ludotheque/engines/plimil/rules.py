@@ -1,4 +1,4 @@
-"""Plimil rules (``rules/plimil.md``): secret setup, moves, captures, rotations, rule of 7.
+"""Plimil rules (``RULES.md`` beside this module): secret setup, moves, captures, rotations, rule of 7.
 
 The game has two phases. Setup: 26 moves, Blue's 13 then Red's 13 (one ``stems`` move, then one
 ``block`` move per start cell in board order). Play: Blue first, one block per turn.

@@ -1,4 +1,4 @@
-"""Pylos rules (``../shared/rules/pylos.md``): kids, standard and advanced rule sets.
+"""Pylos rules (``RULES.md`` beside this module): kids, standard and advanced rule sets.
 
 >>> import ludotheque
 >>> state = ludotheque.load("pylos").new_state()

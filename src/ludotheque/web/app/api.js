@@ -1,5 +1,5 @@
 /**
- * The Web API client (DESIGN.md "Web API") and the seats this browser holds.
+ * The Web API client (docs/design.md "Web API") and the seats this browser holds.
  *
  * A seat token is a secret the pages never keep: the server holds each seat's token in an
  * HttpOnly, SameSite=Strict cookie scoped to its game (`?cookie=1` on creation, join, claim of

@@ -1,6 +1,6 @@
 /**
  * Reading the seats, draw offer and result of a game document, whatever the server's exact
- * extra fields (DESIGN.md fixes only the core ones): seats as `[{seat, kind|type, name, level}]`
+ * extra fields (docs/design.md fixes only the core ones): seats as `[{seat, kind|type, name, level}]`
  * or `["human", "bot:easy", ...]`.
  */
 

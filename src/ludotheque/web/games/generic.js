@@ -11,7 +11,7 @@ import { el } from "../app/dom.js";
 
 export const id = "generic";
 
-// The fields every view has (DESIGN.md): the page shows them elsewhere.
+// The fields every view has (docs/design.md): the page shows them elsewhere.
 const COMMON = new Set(["game", "variant", "players", "viewer", "to_move", "phase", "result", "ply"]);
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
