@@ -1,13 +1,16 @@
 """People-facing words in French and English, for the command line.
 
-French puts a space before ``:`` and ``;`` and quotes with « »; numbers never read ``-0``.
+French puts a space before ``:`` and ``;``, quotes with « » and writes a decimal comma; numbers
+never read ``-0`` and a negative number has a true minus sign (U+2212).
 
 >>> text("prompt", "fr", side="Clair", player=0)
 'Clair (joueur 0) au trait > '
 >>> detect_language({"LANG": "en_GB.UTF-8"})
 'en'
 >>> signed(-0.001), signed(0.25), signed(-3.0, digits=0), signed(float("-inf"), digits=0)
-('0.00', '+0.25', '-3', '−∞')
+('0.00', '+0.25', '−3', '−∞')
+>>> signed(-0.25, lang="fr"), number(12345.678, 1, "fr"), number(12345.678, 1, "en"), number(0.5, 3, "fr")
+('−0,25', '12\u202f345,7', '12,345.7', '0,500')
 >>> quote("1e9", "fr"), quote("1e9", "en")
 ('« 1e9 »', "'1e9'")
 """
@@ -25,11 +28,11 @@ LANGUAGES = ("fr", "en")
 MESSAGES: dict[str, dict[str, str]] = {
     # -- the game loop ------------------------------------------------------------------------------
     "prompt": {"fr": "{side} (joueur {player}) au trait > ", "en": "{side} (player {player}) to move > "},
-    "start": {
-        "fr": "{title} ({variant}, {players} joueurs) — {seats}\n"
-              "Tapez un coup (par ex. {example}) ou « aide » pour les commandes.",
-        "en": "{title} ({variant}, {players} players) — {seats}\n"
-              "Type a move (e.g. {example}) or 'help' for the commands.",
+    "start": {"fr": "{title} ({variant}, {players} joueurs) — {seats}",
+              "en": "{title} ({variant}, {players} players) — {seats}"},
+    "hint": {
+        "fr": "Tapez un coup (par ex. {example}) ou « aide » pour les commandes.",
+        "en": "Type a move (e.g. {example}) or 'help' for the commands.",
     },
     "seat": {"fr": "{side} : {who}", "en": "{side}: {who}"},
     "human": {"fr": "humain", "en": "human"},
@@ -43,6 +46,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "saved": {"fr": "Partie enregistrée dans {path}", "en": "Game saved to {path}"},
     "save_failed": {"fr": "Impossible d'enregistrer : {reason}", "en": "Cannot save: {reason}"},
     "resigned": {"fr": "{side} (joueur {player}) abandonne.", "en": "{side} (player {player}) resigns."},
+    "confirm_resign": {
+        "fr": "Abandonner la partie ? Tapez « oui » pour confirmer (autre chose : on continue) > ",
+        "en": "Resign the game? Type 'yes' to confirm (anything else: play on) > ",
+    },
+    "not_resigned": {"fr": "Pas d'abandon : la partie continue.", "en": "No resignation: the game goes on."},
+    "offer_save": {
+        "fr": "Enregistrer la partie ? « oui » : {path} · ou un nom de fichier .json · Entrée : non > ",
+        "en": "Save this game? 'yes': {path} · or a file name ending in .json · Enter: no > ",
+    },
+    "not_saved": {"fr": "Partie non enregistrée.", "en": "Game not saved."},
     "game_over": {"fr": "Partie terminée — {outcome}.", "en": "Game over — {outcome}."},
     "quit": {"fr": "Au revoir.", "en": "Goodbye."},
     "handover": {
@@ -53,6 +66,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Évaluation au niveau {level} pour {side} : {value} ; meilleur coup {move}",
         "en": "{level}'s evaluation for {side}: {value}; best move {move}",
     },
+    "expected_line": {"fr": "Suite attendue : {moves}", "en": "Expected line of play: {moves}"},
     "no_details": {"fr": "Pas d'informations supplémentaires.", "en": "No further details."},
     "last_moves": {"fr": "Derniers coups : {moves}", "en": "Last moves: {moves}"},
     "history": {"fr": "Coups joués ({count}) :", "en": "Moves played ({count}):"},
@@ -109,6 +123,10 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
+# The answers that say yes (to resign, to save), in either language.
+YES = ("y", "yes", "o", "oui")
+
+
 def text(key: str, lang: str, **values: object) -> str:
     """The message ``key`` in ``lang`` (English when the language is unknown)."""
     entry = MESSAGES[key]
@@ -151,15 +169,47 @@ def quote(value: str, lang: str, *, limit: int = 40) -> str:
     return f"« {shown} »" if lang == "fr" else f"'{shown}'"
 
 
-def signed(value: float, *, digits: int = 2) -> str:
-    """``value`` with its sign (``+0.25``, ``-3``), zero without one (never ``-0.00``), and an
-    unbounded value as ``+∞``/``−∞``."""
-    if math.isinf(value):
-        return "+∞" if value > 0 else "−∞"
+MINUS = "\u2212"
+# French groups thousands with a narrow no-break space (never a line break inside a number).
+THOUSANDS = {"fr": "\u202f", "en": ","}
+
+
+def number(value: float, digits: int = 0, lang: str = "en", *, grouped: bool = True) -> str:
+    """``value`` with ``digits`` decimals as ``lang`` writes it: a decimal comma and thin
+    thousands in French, a point and commas in English; a minus sign (U+2212), never ``-0``."""
     rounded = round(value, digits)
     if rounded == 0:
-        return f"{0:.{digits}f}"
-    return f"{rounded:+.{digits}f}"
+        rounded = 0.0
+    text = f"{abs(rounded):,.{digits}f}" if grouped else f"{abs(rounded):.{digits}f}"
+    text = text.replace(",", "\0").replace(".", "," if lang == "fr" else ".")
+    text = text.replace("\0", THOUSANDS.get(lang, ","))
+    return f"{MINUS}{text}" if rounded < 0 else text
+
+
+def signed(value: float, *, digits: int = 2, lang: str = "en") -> str:
+    """``value`` with its sign (``+0.25``, ``−3``: a true minus sign, U+2212), zero without one
+    (never ``-0.00``), a decimal comma in French, and an unbounded value as ``+∞``/``−∞``."""
+    if math.isinf(value):
+        return "+∞" if value > 0 else f"{MINUS}∞"
+    if round(value, digits) == 0:
+        return number(0.0, digits, lang)
+    shown = number(value, digits, lang)
+    return shown if shown.startswith(MINUS) else f"+{shown}"
+
+
+def interval(low: float, high: float, *, digits: int = 0, lang: str = "en") -> str:
+    """A confidence interval with signed bounds, open where a bound is infinite:
+    ``[−12, +83]``, ``[+83, +∞)``, ``(−∞, −40]`` (a semicolon between them in French, whose
+    numbers have a decimal comma).
+
+    >>> interval(83.4, float("inf")), interval(float("-inf"), -40.2, lang="fr")
+    ('[+83, +∞)', '(−∞ ; −40]')
+    """
+    left = "(" if math.isinf(low) else "["
+    right = ")" if math.isinf(high) else "]"
+    separator = " ; " if lang == "fr" else ", "
+    bounds = (signed(bound, digits=digits, lang=lang) for bound in (low, high))
+    return f"{left}{separator.join(bounds)}{right}"
 
 
 def move_error(error: ValueError, lang: str) -> str:

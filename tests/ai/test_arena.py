@@ -130,7 +130,7 @@ def test_reports_say_an_unbounded_interval_as_null_in_json_and_infinity_in_table
     assert easy["high"] is None and easy["low"] is not None
     result = CliRunner().invoke(cli(), ["pylos", "--bots", "random,easy", "--games", "2", "--jobs", "1",
                                         "--out", str(tmp_path), "--resume", "--seed", "1", "--lang", "en"])
-    assert "+∞]" in result.output and "[−∞, " in result.output
+    assert "+∞)" in result.output and "(−∞, " in result.output
 
 
 def test_bots_may_be_named_in_french() -> None:
@@ -200,7 +200,7 @@ def test_cli_reports_a_known_error_in_one_line_and_exits_1(tmp_path: Path) -> No
     result = CliRunner().invoke(cli(), ["pylos", "--bots", "random,wizard", "--out", str(tmp_path),
                                         "--lang", "fr"])
     assert result.exit_code == 1
-    assert "erreur : robot inconnu « wizard » ; choisissez parmi aléatoire, facile" in result.output
+    assert "ludotheque arena : robot inconnu « wizard » ; choisissez parmi aléatoire, facile" in result.output
     assert "Traceback" not in result.output
 
 

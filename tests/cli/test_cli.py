@@ -79,7 +79,7 @@ def test_a_whole_game_against_random_ends_and_is_saved(tmp_path: Path) -> None:
 def test_resign_ends_the_game_with_the_other_player_winning(tmp_path: Path) -> None:
     path = tmp_path / "resign.json"
     code, out = run("play", "pylos", "--seats", "human,human", "--lang", "en", "--save", str(path),
-                    input="1a1\nresign\n")
+                    input="1a1\nresign\nyes\n")
     assert code == 0 and "Dark (player 1) resigns." in out
     assert "Game over — Light wins: Dark resigned." in out
     result = Record.read(path).result
@@ -89,7 +89,7 @@ def test_resign_ends_the_game_with_the_other_player_winning(tmp_path: Path) -> N
 def test_replay_steps_forward_and_back(tmp_path: Path) -> None:
     path = tmp_path / "replay.json"
     run("play", "pylos", "--seats", "human,human", "--lang", "en", "--save", str(path),
-        input="1a1\n1b1\n1c1\nresign\n")
+        input="1a1\n1b1\n1c1\nresign\nyes\n")
     code, out = run("replay", str(path), "--lang", "en", input="n\nn\np\ng 3\nq\n")
     assert code == 0
     assert "Start position (0/3)" in out
@@ -176,7 +176,7 @@ def test_vs_or_a_side_beside_seats_is_an_error() -> None:
     code, out = run("play", "pylos", "--seats", "human,human", "--vs", "hard", "--lang", "en")
     assert code == 1 and "--vs and --seats do not go together" in out
     code, out = run("play", "pylos", "--seats", "human,human", "--second", "--lang", "fr")
-    assert code == 1 and "erreur : --first/--second et --seats ne vont pas ensemble" in out
+    assert code == 1 and "ludotheque play : --first/--second et --seats ne vont pas ensemble" in out
 
 
 def test_seats_and_opponents_take_french_names() -> None:
@@ -192,7 +192,7 @@ def test_seats_and_opponents_take_french_names() -> None:
 
 def test_unknown_game_variant_or_player_count_in_french() -> None:
     code, out = run("play", "echecs", "--lang", "fr")
-    assert code == 1 and "erreur : jeu inconnu « echecs »" in out
+    assert code == 1 and "ludotheque play : jeu inconnu « echecs »" in out
     code, out = run("play", "pylos", "--variant", "turbo", "--lang", "fr")
     assert code == 1 and "variante inconnue « turbo »" in out
     code, out = run("play", "expion", "--players", "5", "--lang", "fr")
@@ -202,7 +202,7 @@ def test_unknown_game_variant_or_player_count_in_french() -> None:
 def test_replay_says_an_unknown_command_and_the_result_in_words(tmp_path: Path) -> None:
     path = tmp_path / "replay.json"
     run("play", "pylos", "--seats", "human,human", "--lang", "en", "--save", str(path),
-        input="1a1\nresign\n")
+        input="1a1\nresign\nyes\n")
     code, out = run("replay", str(path), "--lang", "fr", input="n\nz\ng x\nq\n")
     assert code == 0
     assert "Commande inconnue « z »." in out and "Commande inconnue « g x »." in out

@@ -27,7 +27,7 @@ class Played:
 
 def play_lines(
     game_id: str, lines: Iterable[str], *, seats: list[str], lang: str = "en", seed: int = 0,
-    players: int | None = None,
+    players: int | None = None, offer_save: bool = False,
 ) -> Played:
     """Play ``lines`` as typed at the prompt (then end of input), capturing what is shown."""
     game = ludotheque.load(game_id, players=players)
@@ -39,12 +39,14 @@ def play_lines(
 
     def ask(prompt: str) -> str:
         prompts.append(prompt)
+        if session.is_over and not offer_save:  # the lines fed past the game's end are not answers
+            raise EOFError
         try:
             return next(typed)
         except StopIteration:
             raise EOFError from None
 
-    Terminal(session, lang, out, ask).run()
+    Terminal(session, lang, out, ask, offer_save=offer_save).run()
     return Played(buffer.getvalue(), prompts, session)
 
 
@@ -179,8 +181,9 @@ def test_a_finished_plimil_game_shows_both_players_secrets() -> None:
     final = out[out.rindex("every secret, the game being over"):]
     board = final[: final.index("B blue ·")]
     assert "?" not in board, "every stem is shown"
-    blocks = final[final.index("Blue's blocks:"):]
-    assert "Red's blocks:" in blocks and "?" not in blocks, "every ball of both players' blocks"
+    blocks = final[final.index("Blue's blocks (balls from the bottom up): "):]
+    assert "Red's blocks (balls from the bottom up): " in blocks and "?" not in blocks, \
+        "every ball of both players' blocks"
 
 
 @pytest.mark.parametrize(("game_id", "players"), [("pylos", 2), ("expion", 4), ("imbrication", 2),

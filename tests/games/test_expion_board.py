@@ -47,7 +47,8 @@ def test_render_says_when_the_game_is_over() -> None:
 def test_details_list_marbles_teams_eliminated_and_counters() -> None:
     state = ludotheque.load("expion", players=3).new_state().play("e9-e7")
     text = plain(details(state.view(1), lang="en"))
-    assert "North (7 marbles), South (7 marbles) — player 0" in text
-    assert "East (7 marbles), West (7 marbles) — players 1, 2" in text
-    assert "1/200" in text and "1/3" in text and "no capture yet" in text
+    assert "Team 1 (player 0): North has 7 marbles, South 7." in text
+    assert "Team 2 (players 1, 2): East has 7 marbles, West 7." in text
+    assert "1 move in a row without a capture or a push (a draw at 200)." in text
+    assert "This position has occurred 1 time (a draw at 3)." in text and "No capture yet" in text
     assert "billes" in plain(details(state.view(1), lang="fr"))

@@ -1,1 +1,6 @@
-"""The ``ludotheque`` command: play in the terminal, replay, bench, arena, serve, rules."""
+"""The ``ludotheque`` command line; importing it makes Rich's line wrapping keep French
+punctuation with its word (:mod:`.wrapping`)."""
+
+from . import wrapping
+
+wrapping.install()

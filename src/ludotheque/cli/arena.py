@@ -22,7 +22,7 @@ from .. import i18n
 from ..ai.arena import ArenaReport, Outcome, run_arena
 from ..ai.levels import BOT_NAMES, canonical_level, level_label
 from ..ai.remote import LOCAL, RayError
-from .common import language, load_game
+from .common import fail, language, load_game, print_table
 
 RAY_HELP = (
     "Play on Ray: a local Ray with --jobs CPUs, or the cluster of --ray-address (extra "
@@ -46,7 +46,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "bot": "Bot",
         "elo": "Elo",
         "saved": "Results written to {out}",
-        "error": "error: {reason}",
         "unknown_bot": "unknown bot {bot}; choose among {bots}",
         "distinct": "the arena needs two or more distinct bots",
     },
@@ -62,7 +61,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "bot": "Robot",
         "elo": "Elo",
         "saved": "Résultats écrits dans {out}",
-        "error": "erreur : {reason}",
         "unknown_bot": "robot inconnu {bot} ; choisissez parmi {bots}",
         "distinct": "le tournoi demande au moins deux robots différents",
     },
@@ -96,7 +94,7 @@ def arena(
     chosen = language(lang)
     words = MESSAGES[chosen]
     errors = Console(stderr=True)
-    names = _bot_names(bots, words, chosen, errors)
+    names = _bot_names(bots, words, chosen)
     load_game(game, variant, players, chosen)
     try:
         with Progress(
@@ -114,11 +112,9 @@ def arena(
                 ray=ray_target(ray, ray_address),
             )
     except RayError as error:
-        errors.print(words["error"].format(reason=error.text(chosen)), markup=False, highlight=False)
-        raise typer.Exit(1) from None
+        fail(error.text(chosen), chosen, command="arena")
     except ValueError as error:
-        errors.print(words["error"].format(reason=error), markup=False, highlight=False)
-        raise typer.Exit(1) from None
+        fail(str(error), chosen, command="arena")
     if json_output:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return
@@ -138,7 +134,7 @@ def ray_target(ray: bool, address: str | None) -> str | None:
     return LOCAL if ray else None
 
 
-def _bot_names(bots: str, words: dict[str, str], lang: str, errors: Console) -> list[str]:
+def _bot_names(bots: str, words: dict[str, str], lang: str) -> list[str]:
     """The canonical names of ``bots`` (French names accepted); exits with one line on an
     unknown or repeated bot."""
     names = []
@@ -147,17 +143,16 @@ def _bot_names(bots: str, words: dict[str, str], lang: str, errors: Console) -> 
             names.append(canonical_level(name))
         except ValueError:
             choices = ", ".join(level_label(bot, lang) for bot in BOT_NAMES)
-            reason = words["unknown_bot"].format(bot=i18n.quote(name, lang), bots=choices)
-            errors.print(words["error"].format(reason=reason), markup=False, highlight=False)
-            raise typer.Exit(1) from None
+            fail(words["unknown_bot"].format(bot=i18n.quote(name, lang), bots=choices), lang, command="arena")
     if len(set(names)) < 2 or len(set(names)) != len(names):
-        errors.print(words["error"].format(reason=words["distinct"]), markup=False, highlight=False)
-        raise typer.Exit(1)
+        fail(words["distinct"], lang, command="arena")
     return names
 
 
 def show_report(report: ArenaReport, words: dict[str, str], console: Console, lang: str = "en") -> None:
-    """The pair table and the ratings table (an interval with no bound reads ``−∞`` or ``+∞``)."""
+    """The pair table and the ratings table, numbers as ``lang`` writes them (a decimal comma in
+    French), negative ones with a minus sign (U+2212); an interval with no bound is open on that
+    side: ``[+83, +∞)``."""
     def name(bot: str) -> str:
         return level_label(bot, lang)
 
@@ -165,13 +160,14 @@ def show_report(report: ArenaReport, words: dict[str, str], console: Console, la
     for column in ("pair", "games", "wdl", "score", "interval"):
         pairs.add_column(words[column])
     for p in report.pairs:
+        bounds = (" ; " if lang == "fr" else ", ").join(i18n.number(b, 3, lang) for b in (p.low, p.high))
         pairs.add_row(f"{name(p.first)} – {name(p.second)}", str(p.games), f"{p.wins}-{p.draws}-{p.losses}",
-                      f"{p.score:.3f}", f"[{p.low:.3f}, {p.high:.3f}]")
-    console.print(pairs)
+                      i18n.number(p.score, 3, lang), f"[{bounds}]")
+    print_table(console, pairs)
     ratings = Table(title=words["ratings"])
     for column in ("bot", "elo", "interval", "games"):
         ratings.add_column(words[column])
     for r in report.ratings:
-        ratings.add_row(name(r.name), i18n.signed(r.elo, digits=0),
-                        f"[{i18n.signed(r.low, digits=0)}, {i18n.signed(r.high, digits=0)}]", str(r.games))
-    console.print(ratings)
+        ratings.add_row(name(r.name), i18n.signed(r.elo, digits=0, lang=lang),
+                        i18n.interval(r.low, r.high, digits=0, lang=lang), str(r.games))
+    print_table(console, ratings)

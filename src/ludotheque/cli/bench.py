@@ -24,6 +24,7 @@ from .common import (
     fail,
     language,
     load_game,
+    print_table,
 )
 
 WORDS = {
@@ -119,9 +120,10 @@ def bench(
     for column in ("variant", "players", "playouts", "playouts/s", "moves/s", "mean length"):
         table.add_column(words[column], justify="right")
     for f in figures:
-        table.add_row(f.variant, str(f.players), str(f.playouts), f"{f.playouts_per_second:,.0f}",
-                      f"{f.moves_per_second:,.0f}", f"{f.mean_length:.1f}")
-    console.print(table)
+        rates = (f.playouts_per_second, f.moves_per_second)
+        table.add_row(f.variant, str(f.players), str(f.playouts), *(i18n.number(r, 0, chosen) for r in rates),
+                      i18n.number(f.mean_length, 1, chosen))
+    print_table(console, table)
 
 
 def _bench_fast(game_id: str, variants: list[str], counts: list[int], seconds: float, seed: int,
@@ -156,12 +158,13 @@ def _bench_fast(game_id: str, variants: list[str], counts: list[int], seconds: f
         table.add_column(words[column], justify="right")
     for fast, plain in pairs:
         cached = "" if fast.compiled else f" ({words['cached']})"
-        compile_text = f"{fast.compile_seconds or 0.0:.2f}{cached}"
-        for f, ratio, compile_cell in ((fast, f"{_ratio(fast, plain):,.1f}", compile_text), (plain, "1", "")):
+        compile_text = f"{i18n.number(fast.compile_seconds or 0.0, 2, lang)}{cached}"
+        ratio_text = i18n.number(_ratio(fast, plain), 1, lang)
+        for f, ratio, compile_cell in ((fast, ratio_text, compile_text), (plain, "1", "")):
             table.add_row(f.variant, str(f.players), f.engine, str(f.playouts),
-                          f"{f.playouts_per_second:,.0f}", f"{f.moves_per_second:,.0f}",
-                          f"{f.mean_length:.1f}", ratio, compile_cell)
-    console.print(table)
+                          *(i18n.number(r, 0, lang) for r in (f.playouts_per_second, f.moves_per_second)),
+                          i18n.number(f.mean_length, 1, lang), ratio, compile_cell)
+    print_table(console, table)
 
 
 def _ratio(fast: BenchFigures, plain: BenchFigures) -> float:
@@ -212,7 +215,7 @@ def _bench_bots(game_id: str, variants: list[str], counts: list[int], bots: str,
                    "mean s", "max s"):
         table.add_column(words[column], justify="right")
     for f in figures:
+        seconds = (f.p95, f.cpu_p95, f.mean, max(f.times, default=0.0))
         table.add_row(f.variant, str(f.players), level_label(f.level, lang), f.algorithm, f.engine,
-                      str(len(f.times)), f"{f.p95:.3f}", f"{f.cpu_p95:.3f}",
-                      f"{f.mean:.3f}", f"{max(f.times, default=0.0):.3f}")
-    console.print(table)
+                      str(len(f.times)), *(i18n.number(value, 3, lang) for value in seconds))
+    print_table(console, table)

@@ -21,7 +21,7 @@ from rich.table import Table
 from ..core import games as game_ids
 from ..core import info
 from ..i18n import LANGUAGES
-from .common import LangOption, console, language
+from .common import LangOption, console, language, print_table
 
 WORDS = {
     "fr": {"title": "Jeux", "id": "jeu", "name": "nom", "variants": "variantes", "players": "joueurs",
@@ -77,4 +77,4 @@ def games(
             f"({words['default'].format(value=entry['default_players'])})",
             entry["summary"].get(chosen, ""),
         )
-    console.print(table)
+    print_table(console, table)

@@ -2,13 +2,17 @@
 
 The loop draws the board only when the position (or the reader, at one keyboard) changed: a
 command, an error or an empty line leaves it where it is, and one prompt says whose turn it is.
+Under each move it says what the move did that its text does not (a tile revealed, a piece
+removed, marbles captured: the board's ``events``). Keys typed while a bot thinks are neither
+echoed nor kept; a resignation is confirmed; a finished game offers to save its record.
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -158,7 +162,9 @@ def play(
         int | None, typer.Option("--seed", help="Seed of the chance events and bots (default: random).")
     ] = None,
     save: Annotated[
-        Path | None, typer.Option("--save", help="Write the game record to this file when the game ends.")
+        Path | None,
+        typer.Option("--save", help="Write the game record to this file when the game ends or is left "
+                                    "(without --save, a finished game offers to save it)."),
     ] = None,
     lang: LangOption = None,
 ) -> None:
@@ -168,7 +174,7 @@ def play(
     kinds = seat_kinds(game, vs, seats, first, words)
     chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     session = Session(game, chosen_seed, kinds)
-    Terminal(session, words, console).run()
+    Terminal(session, words, console, offer_save=save is None).run()
     if save is not None and session.moves:
         _save(session, save, words, console)
 
@@ -206,15 +212,18 @@ class Terminal:
     """
 
     def __init__(
-        self, session: Session, lang: str, out: Console, ask: Callable[[str], str] | None = None
+        self, session: Session, lang: str, out: Console, ask: Callable[[str], str] | None = None, *,
+        offer_save: bool = False,
     ) -> None:
         self.session = session
         self.lang = lang
         self.out = out
         self.ask = ask or (lambda prompt: out.input(escape(prompt)))
+        self.offer_save = offer_save
         self.board: ModuleType = board_module(session.game.id)
         self.bots: dict[tuple[int, str], Any] = {}
         self.last_human: int | None = None
+        self.hinted = False
         # (session version, reader) of the board on the screen, if any.
         self.shown: tuple[int, int | None] | None = None
 
@@ -236,6 +245,8 @@ class Terminal:
             self.say("quit")
             return
         self.finish()
+        if self.offer_save and self.session.moves:
+            self.offer_to_save()
 
     def introduce(self) -> None:
         game = self.session.game
@@ -245,13 +256,16 @@ class Terminal:
         facts = info(game.id)
         title = facts.title.get(self.lang, game.id)
         self.say("start", title=title, variant=facts.variant_name(game.variant, self.lang),
-                 players=game.players, seats=seats, example=self.example())
+                 players=game.players, seats=seats)
 
     # -- turns -------------------------------------------------------------------------------
     def human_turn(self, player: int) -> bool:
         """One command or move from ``player``; ``False`` when they quit."""
         self.hand_over(player)
         self.show(player)
+        if not self.hinted:  # once, with a move this player may play now
+            self.hinted = True
+            self.say("hint", example=self.example())
         try:
             line = self.ask(i18n.text("prompt", self.lang, side=self.side(player), player=player))
         except (EOFError, KeyboardInterrupt):
@@ -276,28 +290,44 @@ class Terminal:
         return True
 
     def try_move(self, text: str) -> None:
+        before = self.session.state
         try:
             played = self.session.play(text)
         except ValueError as error:
             self.say("bad_move", reason=i18n.move_error(error, self.lang))
         else:
             self.say("played", move=played)
+            self.tell_events(before)
 
     def bot_turn(self, player: int) -> None:
         kind = self.session.seats[player]
-        bot = self.bot(player, kind)
         label = level_label(kind, self.lang)
-        move = self.thinking(self.side(player), label,
-                             lambda progress: bot.choose(self.session.state, progress))
+        before = self.session.state
+        with quiet_keyboard(self.out):  # building the bot (a kernel to load) takes time too
+            bot = self.bot(player, kind)
+            move = self.thinking(self.side(player), label, lambda progress: bot.choose(before, progress))
         self.session.play(str(move))
         shown = self.session.move_text(len(self.session.moves) - 1, self.reader())
         self.say("bot_played", side=self.side(player), level=label, move=shown)
+        self.tell_events(before)
+
+    def tell_events(self, before: State) -> None:
+        """What the last move did that its text does not say, as the reader may know it (the
+        board's ``events``: a tile revealed, a piece removed, marbles captured…)."""
+        events = getattr(self.board, "events", None)
+        if events is None:
+            return
+        reader = self.reader()
+        move = self.session.move_text(len(self.session.moves) - 1, reader)
+        for line in events(before.view(reader), self.session.state.view(reader), move, lang=self.lang):
+            self.out.print(escape(line))
 
     def thinking(self, side: str, level: str, search: Callable[[Callable[[float], None]], Any]) -> Any:
-        """Run a bot's ``search`` behind a progress bar fed by its progress callback."""
+        """Run a bot's ``search`` behind a progress bar fed by its progress callback; keys typed
+        meanwhile are neither echoed onto the bar nor kept."""
         label = escape(i18n.text("bot_thinking", self.lang, side=side, level=level))
-        with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                      console=self.out, transient=True) as bar:
+        with quiet_keyboard(self.out), Progress(TextColumn("{task.description}"), BarColumn(),
+                                                TimeElapsedColumn(), console=self.out, transient=True) as bar:
             task = bar.add_task(label, total=1.0)
             return search(lambda done: bar.update(task, completed=done))
 
@@ -318,7 +348,8 @@ class Terminal:
     # -- commands ------------------------------------------------------------------------------
     def command_help(self, player: int, argument: str) -> None:
         notation = getattr(self.board, "NOTATION", {})
-        self.say("help", notation=notation.get(self.lang, notation.get("en", f"  {self.example()}")))
+        words = notation.get(self.lang) or notation.get("en") or f"  {self.example()}"
+        self.say("help", notation=words)
 
     def command_moves(self, player: int, argument: str) -> None:
         moves = [str(m) for m in self.session.state.legal_moves()]
@@ -352,13 +383,16 @@ class Terminal:
         self.say("undone" if self.session.undo() else "nothing_to_undo")
 
     def command_random(self, player: int, argument: str) -> None:
-        move = self.bot(player, "random").choose(self.session.state)
+        before = self.session.state
+        move = self.bot(player, "random").choose(before)
         self.say("played", move=self.session.play(str(move)))
+        self.tell_events(before)
 
     def command_eval(self, player: int, argument: str) -> None:
         try:
             level = canonical_level(argument or "medium")
-            bot = self.bot(player, level)
+            with quiet_keyboard(self.out):
+                bot = self.bot(player, level)
         except ValueError:
             levels = ", ".join(level_label(name, self.lang) for name in SEAT_LEVELS)
             self.say("unknown_level", level=i18n.quote(argument, self.lang), levels=levels)
@@ -366,26 +400,50 @@ class Terminal:
         label = level_label(level, self.lang)
         analysis = self.thinking(self.side(player), label,
                                  lambda progress: bot.analyse(self.session.state, progress))
-        self.say("evaluation", level=label, side=self.side(player), value=i18n.signed(analysis.value),
-                 move=analysis.best_move)
+        self.say("evaluation", level=label, side=self.side(player),
+                 value=i18n.signed(analysis.value, lang=self.lang), move=analysis.best_move)
         if analysis.principal_variation:
-            self.out.print(escape(" ".join(analysis.principal_variation)))
+            self.say("expected_line", moves=" ".join(analysis.principal_variation))
 
     def command_save(self, player: int, argument: str) -> None:
         _save(self.session, Path(argument) if argument else _default_path(self.session), self.lang, self.out)
 
     def command_resign(self, player: int, argument: str) -> None:
+        try:
+            answer = self.ask(i18n.text("confirm_resign", self.lang))
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        if answer.strip().lower() not in i18n.YES:
+            self.say("not_resigned")
+            return
         self.say("resigned", side=self.side(player), player=player)
         self.session.resign(player)
 
+    def offer_to_save(self) -> None:
+        """At the game's end: save the record where the player says: ``yes`` for the default
+        name, or a file name ending in ``.json`` (any other answer, a move typed ahead, saves
+        nothing)."""
+        path = _default_path(self.session)
+        try:
+            answer = self.ask(i18n.text("offer_save", self.lang, path=str(path))).strip()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if answer.lower() in i18n.YES:
+            _save(self.session, path, self.lang, self.out)
+        elif answer.lower().endswith(".json"):
+            _save(self.session, Path(answer), self.lang, self.out)
+        else:
+            self.say("not_saved")
+
     # -- helpers -------------------------------------------------------------------------------
     def example(self) -> str:
-        """A move to show in the notation's examples: the board's, else the first legal move."""
+        """A move the player to move may play now: the board's ``EXAMPLE`` where it is legal,
+        else one from the middle of the legal moves (not always the first cell)."""
+        moves = [str(move) for move in self.session.state.legal_moves()]
         example: str = getattr(self.board, "EXAMPLE", "")
-        if example:
+        if example in moves:
             return example
-        moves = self.session.states[0].legal_moves()
-        return str(moves[0]) if moves else ""
+        return moves[len(moves) // 2] if moves else ""
 
     def bot(self, player: int, kind: str) -> Any:
         """The bot ``kind`` of ``player`` (built once); raises ``ValueError`` for an unknown kind."""
@@ -443,12 +501,52 @@ class Terminal:
         humans = [p for p, kind in enumerate(self.session.seats) if kind == HUMAN]
         changing = self.last_human is not None and self.last_human != player
         if self.session.game.has_hidden_information and len(humans) > 1 and changing:
-            self.out.clear()
+            self.clear_all()
             with contextlib.suppress(EOFError):
                 self.ask(i18n.text("handover", self.lang, side=self.side(player), player=player))
-            self.out.clear()
+            self.clear_all()
             self.shown = None
         self.last_human = player
+
+    def clear_all(self) -> None:
+        """Clear the screen and the terminal's scrollback too (the previous player's secrets
+        must not stay a scroll away)."""
+        self.out.clear()
+        if self.out.is_terminal:
+            self.out.file.write(CLEAR_SCROLLBACK)
+            self.out.file.flush()
+
+
+# Erase the saved lines (xterm, VTE, tmux, iTerm2, Windows Terminal…), after the screen's clear.
+CLEAR_SCROLLBACK = "\x1b[3J"
+
+
+@contextlib.contextmanager
+def quiet_keyboard(out: Console) -> Iterator[None]:
+    """While a bot thinks: keys typed are not echoed (onto the progress bar), and are dropped
+    afterwards rather than typed into the next prompt unseen. A no-op without a terminal."""
+    try:
+        import termios
+    except ImportError:  # not a POSIX system
+        yield
+        return
+    try:
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd) if out.is_terminal and sys.stdin.isatty() else None
+    except (OSError, ValueError, termios.error):  # no real standard input (a capture, a test)
+        saved = None
+    if saved is None:
+        yield
+        return
+    quiet = list(saved)
+    quiet[3] = saved[3] & ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(termios.error):
+            termios.tcflush(fd, termios.TCIFLUSH)
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def _default_path(session: Session) -> Path:

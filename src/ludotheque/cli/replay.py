@@ -1,7 +1,13 @@
-"""``ludotheque replay FILE``: step through a saved game, forward and back."""
+"""``ludotheque replay FILE``: step through a saved game, forward and back.
+
+A replay shows what a spectator of the game saw: no secret (a Plimil player's stems and balls) in
+the move list or on the board, until the final position of a finished game, which shows every
+secret as the game's end does in ``play``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Annotated, Any
@@ -41,14 +47,16 @@ def replay(
     facts = info(record.game)
     title = facts.title.get(words, record.game)
     variant = facts.variant_name(record.variant, words)
-    console.print(escape(f"{title} ({variant}, {record.players}) — {' '.join(record.moves)}"))
+    over = record.result is not None
+    shown = [_move_text(states, record.moves, index, over=over) for index in range(total)]
+    header = " ".join(_spectator_moves(states, record.moves))
+    console.print(escape(f"{title} ({variant}, {record.players}) — {header}"))
     ply = total if to_end else 0
     drawn = -1
     while True:
         if ply != drawn:
-            last = record.moves[ply - 1] if ply else None
-            console.print(board.render(_view(board, states, ply, over=record.result is not None),
-                                       lang=words, last_move=last))
+            last = shown[ply - 1] if ply else None
+            console.print(board.render(_view(board, states, ply, over=over), lang=words, last_move=last))
             if ply == 0:
                 console.print(escape(i18n.text("replay_start", words, total=total)))
             else:
@@ -71,6 +79,22 @@ def replay(
     if record.result is not None:
         outcome = board.outcome(states[-1].view(None), record.result.to_json(), lang=words)
         console.print(escape(i18n.text("replay_outcome", words, outcome=outcome)))
+
+
+def _spectator_moves(states: list[State], moves: Sequence[str]) -> list[str]:
+    """The move texts as a spectator knew them (secrets masked)."""
+    return [_move_text(states, moves, index, over=False) for index in range(len(moves))]
+
+
+def _move_text(states: list[State], moves: Sequence[str], index: int, *, over: bool) -> str:
+    """Move ``index`` as the replay shows it: as a spectator knew it, except the last move of a
+    finished game, shown beside the final position with every secret."""
+    if over and index == len(moves) - 1:
+        return moves[index]
+    mover = states[index].to_move
+    if mover is None:
+        return moves[index]
+    return states[index].game.mask_move_text(moves[index], mover, None)
 
 
 def _view(board: ModuleType, states: list[State], ply: int, *, over: bool) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -24,7 +24,7 @@ from ..ai.arena import SelfPlayGame, run_selfplay
 from ..ai.levels import BOT_NAMES, canonical_level, level_label
 from ..ai.remote import RayError
 from .arena import RAY_ADDRESS_HELP, RAY_HELP, ray_target
-from .common import language, load_game
+from .common import fail, language, load_game
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
@@ -32,7 +32,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "summary": "{games} games in {out} — wins: {wins}; draws: {draws}",
         "seat": "{wins} for seat {seat}",
         "none": "none",
-        "error": "error: {reason}",
         "unknown_level": "unknown bot {bot}; choose among {bots}",
     },
     "fr": {
@@ -40,7 +39,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "summary": "{games} parties dans {out} — victoires : {wins} ; nulles : {draws}",
         "seat": "{wins} pour la place {seat}",
         "none": "aucune",
-        "error": "erreur : {reason}",
         "unknown_level": "robot inconnu {bot} ; choisissez parmi {bots}",
     },
 }
@@ -80,7 +78,8 @@ def selfplay(
         level = canonical_level(level)
     except ValueError:
         choices = ", ".join(level_label(bot, chosen) for bot in BOT_NAMES)
-        _fail(errors, words, words["unknown_level"].format(bot=i18n.quote(level, chosen), bots=choices))
+        reason = words["unknown_level"].format(bot=i18n.quote(level, chosen), bots=choices)
+        fail(reason, chosen, command="selfplay")
     try:
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -97,9 +96,9 @@ def selfplay(
                 jobs=jobs, resume=resume, ray=ray_target(ray, ray_address), on_result=advance,
             )
     except RayError as error:
-        _fail(errors, words, error.text(chosen))
+        fail(error.text(chosen), chosen, command="selfplay")
     except ValueError as error:  # a bot that cannot play this game, a resume of another run
-        _fail(errors, words, str(error))
+        fail(str(error), chosen, command="selfplay")
     errors.print(summary(played, out, words), markup=False, highlight=False)
 
 
@@ -116,7 +115,3 @@ def summary(played: list[SelfPlayGame], out: Path, words: dict[str, str]) -> str
     text = text or words["none"]
     return words["summary"].format(games=len(played), out=out, wins=text, draws=draws)
 
-
-def _fail(errors: Console, words: dict[str, str], reason: str) -> NoReturn:
-    errors.print(words["error"].format(reason=reason), markup=False, highlight=False)
-    raise typer.Exit(1)

@@ -21,6 +21,8 @@ from typing import Annotated
 
 import typer
 
+from .common import fail
+
 
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
@@ -66,8 +68,7 @@ def serve(
     try:
         url, settings = prepare(db, smtp, redis=redis, workers=workers, bots=bots)
     except StartError as error:
-        print(f"ludotheque serve: {error}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        fail(str(error), "en", command="serve")  # the server speaks English
     shared = f", {workers} workers, Redis" if settings.redis else ""
     print(f"Ludothèque: http://{host}:{port}/  (database: {_without_password(url)}{shared})", file=sys.stderr)
     serve_checked(host, port, url, settings, workers=workers)

@@ -12,9 +12,11 @@ prints any game's view compactly and lets the game loop list the legal moves. A 
   ``GameInfo`` (see :func:`describe_result`);
 - ``NOTATION``: examples of the notation per language, for the in-game help, and ``EXAMPLE``
   (empty: the game loop shows a legal move);
-- optionally ``details(view, *, lang)`` (the ``info`` command), ``final_view(views)`` (one view
-  holding every player's secrets, shown once the game is over) and ``LIST_MOVES`` (the game loop
-  lists the legal moves under the board).
+- optionally ``details(view, *, lang)`` (the ``info`` command, in sentences), ``final_view(views)``
+  (one view holding every player's secrets, shown once the game is over), ``events(before, after,
+  move, *, lang) -> list[str]`` (what a move did that its text does not say, from the views of the
+  same reader before and after it: a tile revealed, marbles captured) and ``LIST_MOVES`` (the game
+  loop lists the legal moves under the board).
 
 >>> describe_result({"game": "pylos"}, {"winners": [1], "scores": [-1, 1], "reason": "empty_reserve"},
 ...                 "fr", winner="Foncé", loser="Clair")
@@ -67,6 +69,16 @@ def turn_line(view: Mapping[str, Any], lang: str, side: str) -> Text:
 def colon(lang: str) -> str:
     """A colon as ``lang`` writes it: French puts a space before it."""
     return " :" if lang == "fr" else ":"
+
+
+def in_words(items: list[str], lang: str) -> str:
+    """``a, b and c`` (``a, b et c`` in French).
+
+    >>> in_words(["f5"], "en"), in_words(["f5", "g5", "h5"], "fr")
+    ('f5', 'f5, g5 et h5')
+    """
+    last = " et " if lang == "fr" else " and "
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])}{last}{items[-1]}"
 
 
 def cells_in(move_text: str | None, pattern: re.Pattern[str]) -> set[str]:

@@ -27,7 +27,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import LAST_MOVE_STYLE, cells_in, describe_result, turn_line
+from . import LAST_MOVE_STYLE, cells_in, describe_result, in_words, turn_line
 
 FILES = "abcdefghi"
 EXPION_SYMBOL = ("✱", "bold black on white")
@@ -57,6 +57,41 @@ WORDS = {
 }
 
 
+# The sentences of ``details`` (the ``info`` command) and of ``events``.
+SENTENCES = {
+    "fr": {
+        "team": "Équipe {number} ({players}) : {camps}.",
+        "camp_first": "{camp} a {count} {marbles}",
+        "camp_next": "{camp} {count}",
+        "eliminated": "{label} {players} {verb} éliminé{plural}.",
+        "quiet": "{count} coup{plural} de suite sans prise ni poussée (nulle au {limit}e).",
+        "repetitions": "Cette position s'est présentée {count} fois (nulle à la {limit}e).",
+        "first_capture": "La première prise est faite : toute bille peut reculer.",
+        "no_capture": "Aucune prise encore : une bille ne recule que pour prendre.",
+        "captured_one": "La bille {of} en {cells} est capturée.",
+        "captured_many": "Les billes {of} en {cells} sont capturées.",
+        "pushed": "L'EX*PION est poussé en {cell}.",
+        "out": "{side} (joueur {player}) est éliminé.",
+    },
+    "en": {
+        "team": "Team {number} ({players}): {camps}.",
+        "camp_first": "{camp} has {count} {marbles}",
+        "camp_next": "{camp} {count}",
+        "eliminated": "{label} {players} {verb} eliminated.",
+        "quiet": "{count} move{plural} in a row without a capture or a push (a draw at {limit}).",
+        "repetitions": "This position has occurred {count} time{plural} (a draw at {limit}).",
+        "first_capture": "The first capture has been made: every marble may step backward.",
+        "no_capture": "No capture yet: a marble steps backward only to capture.",
+        "captured_one": "{of} marble on {cells} is captured.",
+        "captured_many": "{of} marbles on {cells} are captured.",
+        "pushed": "The EX*PION is pushed to {cell}.",
+        "out": "{side} (player {player}) is eliminated.",
+    },
+}
+# Whose marbles: "East's", "de l'Est".
+OF_CAMP = {"fr": {"N": "du Nord", "E": "de l'Est", "S": "du Sud", "W": "de l'Ouest"},
+           "en": {"N": "North's", "E": "East's", "S": "South's", "W": "West's"}}
+REPETITION_LIMIT = 3
 CELL = re.compile(r"[a-i][1-9]")
 EXAMPLE = "e1-e4"
 NOTATION = {
@@ -149,22 +184,68 @@ def render(
 
 
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """Marbles left per camp, the teams, eliminated players and the draw counters."""
-    words = _words(lang)
-    table = Table(show_header=False, box=None, pad_edge=False)
-    table.add_column(style="bold")
-    table.add_column()
+    """In sentences: each team's camps and marbles, eliminated players, the draw counters and
+    whether marbles may step backward yet."""
+    words, said = _words(lang), SENTENCES.get(lang, SENTENCES["en"])
+    lines = []
     for number, team in enumerate(view["teams"], start=1):
-        camps = ", ".join(
-            f"{words['camps'][c]} ({view['marbles'][c]} {words['marbles']})" for c in team["camps"]
-        )
-        players = ", ".join(
-            f"{p}" + (f" ({words['eliminated']})" if p in view["eliminated"] else "")
-            for p in team["players"]
-        )
         label = words["players"] if len(team["players"]) > 1 else words["player"]
-        table.add_row(f"{words['team']} {number}", f"{camps} — {label} {players}")
-    table.add_row(words["quiet"], f"{view['quiet_moves']}/{view['quiet_limit']}")
-    table.add_row(words["repetitions"], f"{view['repetitions']}/3")
-    table.add_row("", words["first_capture"] if view["first_capture"] else words["no_capture"])
-    return table
+        camps = []
+        for index, camp in enumerate(team["camps"]):
+            count = view["marbles"][camp]
+            key = "camp_first" if index == 0 else "camp_next"
+            marbles = words["marbles"] if count != 1 else words["marbles"][:-1]
+            camps.append(said[key].format(camp=words["camps"][camp], count=count, marbles=marbles))
+        players = f"{label} {', '.join(map(str, team['players']))}"
+        lines.append(said["team"].format(number=number, players=players, camps=", ".join(camps)))
+    out = [p for team in view["teams"] for p in team["players"] if p in view["eliminated"]]
+    if out:
+        lines.append(said["eliminated"].format(
+            label=(words["players"] if len(out) > 1 else words["player"]).capitalize(),
+            players=in_words([str(p) for p in out], lang), verb=_verb(len(out), lang),
+            plural="s" if len(out) > 1 and lang == "fr" else ""))
+    quiet = int(view["quiet_moves"])
+    lines.append(said["quiet"].format(count=quiet, limit=view["quiet_limit"],
+                                      plural="" if quiet == 1 else "s"))
+    seen = int(view["repetitions"])
+    lines.append(said["repetitions"].format(count=seen, limit=REPETITION_LIMIT,
+                                            plural="" if seen == 1 else "s"))
+    lines.append(said["first_capture"] if view["first_capture"] else said["no_capture"])
+    return Group(*(Text(line) for line in lines))
+
+
+def _verb(count: int, lang: str) -> str:
+    if lang == "fr":
+        return "sont" if count > 1 else "est"
+    return "are" if count > 1 else "is"
+
+
+def events(before: Mapping[str, Any], after: Mapping[str, Any], move: str, *, lang: str) -> list[str]:
+    """What ``move`` did that its text does not say: the marbles it captured (by camp), where it
+    pushed the EX*PION, and the players it eliminated.
+
+    >>> import ludotheque
+    >>> game = ludotheque.load("expion", players=2)
+    >>> before = game.new_state().view(None)
+    >>> after = dict(before, cells={c: m for c, m in before["cells"].items() if c not in ("b1", "i2")},
+    ...              expion="e4")
+    >>> events(before, after, "b1-b2", lang="en")
+    ["East's marble on i2 is captured.", 'The EX*PION is pushed to e4.']
+    """
+    said, of_camp = SENTENCES.get(lang, SENTENCES["en"]), OF_CAMP.get(lang, OF_CAMP["en"])
+    source = next(iter(CELL.findall(move.lower())), None)
+    lost: dict[str, list[str]] = {}
+    for cell, camp in before["cells"].items():
+        if cell != source and after["cells"].get(cell) != camp:
+            lost.setdefault(camp, []).append(cell)
+    lines = []
+    for camp, cells in lost.items():
+        sentence = said["captured_one" if len(cells) == 1 else "captured_many"]
+        line = sentence.format(of=of_camp[camp], cells=in_words(sorted(cells), lang))
+        lines.append(line[:1].upper() + line[1:])
+    if after["expion"] != before["expion"]:
+        lines.append(said["pushed"].format(cell=after["expion"]))
+    for player in after["eliminated"]:
+        if player not in before["eliminated"]:
+            lines.append(said["out"].format(side=side_name(before, player, lang=lang), player=player))
+    return lines

@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from ... import i18n
@@ -75,6 +74,42 @@ SCORES = {
 }
 # French says 0 and 1 in the singular, English only 1.
 CELL_WORDS = {"fr": ("case", "cases"), "en": ("cell", "cells")}
+# What a move did that its text does not say (``events``): the tile a placement turned over.
+EVENTS = {
+    "removed": {
+        "fr": "Tuile retournée : {tile} — le pion posé en {cell} est retiré : aucun pion ne peut la jouer.",
+        "en": "Tile revealed: {tile} — the piece placed on {cell} is removed: no piece can perform it.",
+    },
+    "blank": {"fr": "Tuile retournée : {tile} — pas d'action ce tour-ci.",
+              "en": "Tile revealed: {tile} — no action this turn."},
+    "pending": {"fr": "Tuile retournée : {tile} — {side} la joue maintenant.",
+                "en": "Tile revealed: {tile} — {side} performs it now."},
+}
+# The sentences of ``details`` (the ``info`` command).
+SENTENCES = {
+    "fr": {
+        "round": "Manche {round} sur {rounds}.",
+        "territory": "Territoire : {each}.",
+        "holds": "{side} ({symbol}) {count} {cells}",
+        "regions": " — {cells}",
+        "pieces": "Pions sur le plateau : {each}.",
+        "tiles": "Manche {round} : {tiles}.",
+        "no_tile": "Aucune tuile retournée pour l'instant.",
+        "action": "jouée", "blank": "", "removed": "pion retiré", "pending": "à jouer",
+        "then": " ; ",
+    },
+    "en": {
+        "round": "Round {round} of {rounds}.",
+        "territory": "Territory: {each}.",
+        "holds": "{side} ({symbol}) {count} {cells}",
+        "regions": " — {cells}",
+        "pieces": "Pieces on the board: {each}.",
+        "tiles": "Round {round}: {tiles}.",
+        "no_tile": "No tile turned over yet.",
+        "action": "performed", "blank": "", "removed": "piece removed", "pending": "to perform",
+        "then": "; ",
+    },
+}
 
 
 def side_name(view: Mapping[str, Any], player: int, *, lang: str) -> str:
@@ -108,27 +143,53 @@ def render(
 
 
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """Scores, pieces and territories of both players, then every tile played."""
-    words = WORDS.get(lang, WORDS["en"])
-    table = Table(title=f"{words['round']} {view['round']}/{view['round_count']}")
-    table.add_column(words["seat"])
-    table.add_column(words["territory"], justify="right")
-    table.add_column(words["pieces"], justify="right")
-    table.add_column(words["cells"])
+    """In sentences: the round, each player's territory and pieces, every tile turned over
+    round by round (and what became of it), then the result once the game is over."""
+    said = SENTENCES.get(lang, SENTENCES["en"])
+    one, many = CELL_WORDS.get(lang, CELL_WORDS["en"])
+    holdings = []
     for seat in (0, 1):
-        cells = " | ".join(" ".join(t) for t in view["territories"][seat]) or "-"
-        label = f"{seat} ({SYMBOLS[seat]}, {side_name(view, seat, lang=lang)})"
-        table.add_row(label, str(view["scores"][seat]), str(view["pieces"][seat]), cells)
-    played = Text(f"{words['revealed']}{colon(lang)} ")
+        count = int(view["scores"][seat])
+        singular = count <= 1 if lang == "fr" else count == 1
+        holding = said["holds"].format(side=side_name(view, seat, lang=lang), symbol=SYMBOLS[seat],
+                                       count=count, cells=one if singular else many)
+        regions = " | ".join(" ".join(t) for t in view["territories"][seat])
+        holdings.append(holding + (said["regions"].format(cells=regions) if regions else ""))
+    pieces = ", ".join(f"{side_name(view, seat, lang=lang)} {view['pieces'][seat]}" for seat in (0, 1))
+    lines = [
+        said["round"].format(round=view["round"], rounds=view["round_count"]),
+        said["territory"].format(each=said["then"].join(holdings)),
+        said["pieces"].format(each=pieces),
+    ]
+    rounds: dict[int, list[str]] = {}
     for entry in view["revealed"]:
-        played.append(
-            f"{entry['round']}.{entry['turn']} {SYMBOLS[entry['player']]} "
-            f"{_tile_name(view, entry['tile'], lang)} ({words[entry['outcome']]}); "
-        )
-    parts: list[RenderableType] = [table, played]
+        fate = said[entry["outcome"]]
+        # A no-break space: the turn's number never ends a line.
+        tile = f"{entry['turn']}.\u00a0{side_name(view, entry['player'], lang=lang)}, "
+        tile += _tile_name(view, entry["tile"], lang) + (f" ({fate})" if fate else "")
+        rounds.setdefault(entry["round"], []).append(tile)
+    for number, tiles in rounds.items():
+        lines.append(said["tiles"].format(round=number, tiles=said["then"].join(tiles)))
+    if not rounds:
+        lines.append(said["no_tile"])
+    parts: list[RenderableType] = [Text(line) for line in lines]
     if view["result"] is not None:
-        parts.append(Text(outcome(view, view["result"], lang=lang), style="bold"))
+        parts.append(Text(outcome(view, view["result"], lang=lang) + ".", style="bold"))
     return Group(*parts)
+
+
+def events(before: Mapping[str, Any], after: Mapping[str, Any], move: str, *, lang: str) -> list[str]:
+    """What ``move`` did that its text does not say: the tile its placement turned over, and
+    whether the placed piece was removed because no piece can perform it."""
+    lines = []
+    for entry in after["revealed"][len(before["revealed"]):]:
+        fate = str(entry["outcome"])
+        words = EVENTS.get(fate, EVENTS["pending"])
+        cell = next(iter(CELL.findall(move.lower())), "?")
+        lines.append(words.get(lang, words["en"]).format(
+            tile=_tile_name(after, entry["tile"], lang), cell=cell,
+            side=side_name(after, int(entry["player"]), lang=lang)))
+    return lines
 
 
 def _board(view: dict[str, Any], marked: set[str]) -> Text:

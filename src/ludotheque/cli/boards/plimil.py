@@ -56,6 +56,29 @@ NOTATION = {
     "en": "  setup: stems STSTTSST (your stems, in cell order), block d1 BNR (balls bottom to top)\n"
           "  then: d2-d4 · d3-d4xe4 (capture) · d3-d4@cw or @ccw (turn the board) · e5-d4xd5 · pass",
 }
+# The sentences of ``details`` (the ``info`` command).
+SENTENCES = {
+    "fr": {
+        "counters": "{quiet} demi-coup{s} de suite sans changement de couleur (nulle au {limit}e) ; "
+                    "cette position s'est présentée {seen} fois (nulle à la 3e).",
+        "setup": "Préparation : les compteurs de nulle partent avec le jeu.",
+        "hand": "Billes en main : {blue} bleue{sb}, {red} rouge{sr}, {neutral} neutre{sn}.",
+        "blocks": "{title} (billes du bas vers le haut{unknown}) : {blocks}.",
+        "no_blocks": "{title} : aucun sur le plateau.",
+        "unknown": ", ? inconnue",
+        "mine": "Vos blocs", "theirs": "Les blocs adverses", "of": "Les blocs de {side}",
+    },
+    "en": {
+        "counters": "{quiet} pl{s} in a row without a colour change (a draw at {limit}); this position "
+                    "has occurred {seen} time{t} (a draw at the 3rd).",
+        "setup": "Setup: the draw counters start with play.",
+        "hand": "Balls in hand: {blue} blue, {red} red, {neutral} neutral.",
+        "blocks": "{title} (balls from the bottom up{unknown}): {blocks}.",
+        "no_blocks": "{title}: none on the board.",
+        "unknown": ", ? unknown",
+        "mine": "Your blocks", "theirs": "Your opponent's blocks", "of": "{side}'s blocks",
+    },
+}
 # The counts behind each result reason (the reason itself is worded by GameInfo).
 SCORES = {
     "rule_of_7": {
@@ -162,34 +185,46 @@ def _status(view: dict[str, Any], lang: str) -> Text:
 
 
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """The draw counters and what the reader knows of every block's balls (the board above
-    shows the counts)."""
-    words = _words(lang)
+    """In sentences: the draw counters (or the balls in hand during setup) and what the reader
+    knows of every block's balls (the board above shows the counts)."""
+    said = SENTENCES.get(lang, SENTENCES["en"])
     names = NAMES.get(lang, NAMES["en"])
     draw = view["draw"]
-    lines: list[RenderableType] = [
-        Text(f"{words['quiet']}{colon(lang)} {draw['quiet_plies']}   "
-             f"{words['repetitions']}{colon(lang)} {draw['repetitions']}"),
-    ]
     viewer = view["viewer"]
-    hand = view["hands"][viewer] if viewer is not None else None
-    if hand is not None and view["phase"] == "setup":
-        lines.append(Text(f"{words['hand']}{colon(lang)} B {hand[0]}  R {hand[1]}  N {hand[2]}"))
+    lines: list[RenderableType] = []
+    if view["phase"] == "setup":
+        lines.append(Text(said["setup"]))
+        hand = view["hands"][viewer] if viewer is not None else None
+        if hand is not None:
+            plural = {f"s{key}": "" if count <= 1 else "s" for key, count in zip("brn", hand, strict=True)}
+            lines.append(Text(said["hand"].format(blue=hand[0], red=hand[1], neutral=hand[2], **plural)))
+    else:
+        quiet, seen = int(draw["quiet_plies"]), int(draw["repetitions"])
+        lines.append(Text(said["counters"].format(
+            quiet=quiet, limit=view.get("quiet_limit", 100), seen=seen,
+            s=("" if quiet <= 1 else "s") if lang == "fr" else ("y" if quiet == 1 else "ies"),
+            t="" if seen == 1 else "s")))
     blocks = [entry for entry in view["board"] if entry["block"] is not None]
-    if view.get("revealed"):
-        groups = [(words["blocks_of"].format(side=names[p]), [e for e in blocks if e["block"]["owner"] == p])
+    if view.get("revealed") or viewer is None:
+        groups = [(said["of"].format(side=names[p]), [e for e in blocks if e["block"]["owner"] == p])
                   for p in (0, 1)]
     else:
-        groups = [(title, [e for e in blocks if (e["block"]["owner"] == viewer) == mine])
-                  for title, mine in ((words["mine"], True), (words["theirs"], False))
-                  if viewer is not None or not mine]
+        groups = [(said[key], [e for e in blocks if (e["block"]["owner"] == viewer) == mine])
+                  for key, mine in (("mine", True), ("theirs", False))]
     for title, chosen in groups:
-        text = Text(f"{title}{colon(lang)} ")
-        for entry in chosen:
-            block = entry["block"]
-            balls = "".join(ball or "?" for ball in block["balls"])
-            text.append(f"{block['id']}→{entry['cell']} ")
-            text.append(block["colour"], style=STYLES[block["colour"]])
-            text.append(f"[{balls}]  ")
+        if not chosen:
+            if view["phase"] != "setup":
+                lines.append(Text(said["no_blocks"].format(title=title)))
+            continue
+        balls_of = ["".join(ball or "?" for ball in entry["block"]["balls"]) for entry in chosen]
+        unknown = said["unknown"] if any("?" in balls for balls in balls_of) else ""
+        head, tail = said["blocks"].split("{blocks}")
+        text = Text(head.format(title=title, unknown=unknown))
+        for index, (entry, balls) in enumerate(zip(chosen, balls_of, strict=True)):
+            colour = entry["block"]["colour"]
+            text.append(f"{', ' if index else ''}{entry['cell']}\u00a0")
+            text.append(colour, style=STYLES[colour])
+            text.append(f"\u00a0[{balls}]")
+        text.append(tail)
         lines.append(text)
     return Group(*lines)

@@ -105,10 +105,43 @@ def render(
     return Group(grid, lines, turn_line(view, lang, side))
 
 
+# The sentences of ``details`` (the ``info`` command).
+SENTENCES = {
+    "fr": {
+        "free": "Billes libres de {side} (on peut les monter ou les reprendre) : {cells}.",
+        "none": "{side} n'a aucune bille libre.",
+        "reserves": "En réserve : {first} bille{s0} pour {side0}, {second} pour {side1}.",
+    },
+    "en": {
+        "free": "{side}'s free balls (they may be raised or taken back): {cells}.",
+        "none": "{side} has no free ball.",
+        "reserves": "In reserve: {first} ball{s0} for {side0}, {second} for {side1}.",
+    },
+}
+
+
 def details(view: dict[str, Any], *, lang: str) -> RenderableType:
-    """Free balls of each player (the ones that may be raised or taken back)."""
+    """In sentences: each player's free balls (the ones that may be raised or taken back) and
+    both reserves.
+
+    >>> import ludotheque
+    >>> view = ludotheque.load("pylos").new_state().play("1a1").view(None)
+    >>> print(Text.assemble(details(view, lang="en")).plain)
+    Light's free balls (they may be raised or taken back): 1a1.
+    Dark has no free ball.
+    In reserve: 14 balls for Light, 15 for Dark.
+    """
     names = NAMES.get(lang, NAMES["en"])
-    label = WORDS.get(lang, WORDS["en"])["free"]
-    colon = " :" if lang == "fr" else ":"
-    by_player = {p: [c for c in view["free"] if view["cells"][c] == p] for p in (0, 1)}
-    return Text("\n".join(f"{names[p]} {label}{colon} {' '.join(by_player[p]) or '—'}" for p in (0, 1)))
+    said = SENTENCES.get(lang, SENTENCES["en"])
+    lines = []
+    for player in (0, 1):
+        cells = [c for c in view["free"] if view["cells"][c] == player]
+        if cells:
+            lines.append(said["free"].format(side=names[player], cells=", ".join(cells)))
+        else:
+            lines.append(said["none"].format(side=names[player]))
+    first, second = view["reserves"]
+    singular = first <= 1 if lang == "fr" else first == 1
+    lines.append(said["reserves"].format(first=first, second=second, side0=names[0], side1=names[1],
+                                         s0="" if singular else "s"))
+    return Text("\n".join(lines))
