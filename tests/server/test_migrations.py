@@ -49,7 +49,7 @@ def test_games_of_the_previous_schema_survive_the_upgrade_and_play_on(db_url: st
         old_game(connection, "old-over", "over", ["1a1"], finished)
     upgrade(engine)  # what a new server does at its start
     with engine.connect() as connection:
-        rows = dict(connection.execute(text("SELECT id, to_move FROM games")).all())
+        rows: dict[str, int | None] = dict(connection.execute(text("SELECT id, to_move FROM games")).all())
         flags = connection.execute(text("SELECT DISTINCT rated, archived FROM games")).all()
         owned = text("SELECT COUNT(*) FROM seats WHERE account_id IS NOT NULL")
         accounts = connection.execute(owned).scalar()
@@ -71,3 +71,32 @@ def check_old_games_play_on(client: TestClient) -> None:
     assert over["status"] == "over" and over["result"]["winners"] == [0]
     listed = client.get("/api/games?status=playing").json()["games"]
     assert [game["id"] for game in listed] == ["old-playing"]
+
+
+def old_account(connection: object, account_id: str, name: str, created: str) -> None:
+    """An account as revision 0004's server wrote it (its name key only casefolded)."""
+    connection.execute(  # type: ignore[attr-defined]
+        text("INSERT INTO accounts (id, name, name_key, password_hash, is_guest, email, notify_email, "
+             "created, seen) VALUES (:id, :name, :key, NULL, false, NULL, false, :created, 0)"),
+        {"id": account_id, "name": name, "key": name.casefold(), "created": created})
+
+
+def test_existing_names_get_their_skeletons_and_look_alikes_are_refused_after(db_url: str) -> None:
+    engine = create_engine(database_url(db_url))
+    upgrade(engine, "0004")
+    with engine.begin() as connection:
+        old_account(connection, "alice", "Alice", "2026-01-01T00:00:00+00:00")
+        old_account(connection, "cyrillic", "\u0410lice", "2026-02-01T00:00:00+00:00")  # a look-alike, later
+        old_account(connection, "wide", "\uff22ob", "2026-03-01T00:00:00+00:00")
+    upgrade(engine)
+    with engine.connect() as connection:
+        rows = {row.id: (row.name, row.name_key, row.name_skeleton) for row in connection.execute(
+            text("SELECT id, name, name_key, name_skeleton FROM accounts"))}
+    engine.dispose()
+    assert rows["alice"] == ("Alice", "alice", "alice")
+    assert rows["cyrillic"][0] == "\u0410lice" and rows["cyrillic"][2] == "alice#cyrillic"  # kept, unique
+    assert rows["wide"] == ("\uff22ob", "bob", "bob")  # its key now NFKC-folded
+    with serving(db_url) as client:
+        for name in ("Alice", "\u0410lice", "Bob"):
+            answer = client.post("/api/account/signup", json={"name": name, "password": "correct horse"})
+            assert (answer.status_code, answer.json()["code"]) == (409, "name_taken"), name

@@ -1,14 +1,17 @@
 """Notifications for correspondence games: the live count of "your turn" games over the person's
-own WebSocket, e-mail through a real local SMTP server (aiosmtpd) when the player asks for it, and
-a deadline that passes ends the game on time and tells the player."""
+own WebSocket, e-mail through a real local SMTP server (aiosmtpd) when the player asks for it (to
+an address verified by the single-use link mailed to it once), and a deadline that passes ends
+the game on time and tells the player."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -37,7 +40,27 @@ class Inbox:
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:
-        return [message for message in self.messages if message["To"] == address]
+        """The notifications sent to ``address`` (verification links left out)."""
+        return [message for message in self.messages if message["To"] == address and not is_link(message)]
+
+    def links_to(self, address: str) -> list[str]:
+        """The verification links sent to ``address``: each as a path of this server."""
+        bodies = [str(message.get_content()) for message in self.messages
+                  if message["To"] == address and is_link(message)]
+        found = [re.search(r"https?://\S+/api/account/email/verify\?token=\S+", body) for body in bodies]
+        return [f"{urlsplit(m[0]).path}?{urlsplit(m[0]).query}" for m in found if m]
+
+
+def is_link(message: EmailMessage) -> bool:
+    return "confirm your address" in str(message["Subject"])
+
+
+def verified(client: TestClient, received: Inbox, person: Person, address: str, notify: bool) -> None:
+    """``person`` gives ``address`` and opens the link mailed to it."""
+    assert person.post(client, "/api/me/email", {"email": address, "notify": notify}).status_code == 200
+    [link] = eventually(lambda: received.links_to(address))
+    opened = client.get(link, follow_redirects=False)
+    assert opened.status_code == 303, opened.text
 
 
 @pytest.fixture
@@ -83,8 +106,8 @@ def test_a_correspondence_turn_is_told_by_email_when_asked(db_url: str, inbox: t
     received, smtp = inbox
     with serving(db_url, smtp=smtp) as client:
         ada, bob = Person(client, "Ada"), Person(client, "Bob")
-        ada.post(client, "/api/me/email", {"email": "ada@example.org", "notify": True})
-        bob.post(client, "/api/me/email", {"email": "bob@example.org", "notify": False})
+        verified(client, received, ada, "ada@example.org", True)
+        verified(client, received, bob, "bob@example.org", False)
         game = ada.post(client, "/api/games", {"game": "pylos", "seats": ["human", "open"],
                                                "clock": CORRESPONDENCE}).json()["id"]
         bob.post(client, f"/api/games/{game}/seats/1/join", {})
@@ -105,7 +128,7 @@ def test_a_passed_deadline_ends_the_game_on_time_and_tells_the_player(db_url: st
     received, smtp = inbox
     with serving(db_url, smtp=smtp) as client:
         ada, bob = Person(client, "Ada"), Person(client, "Bob")
-        ada.post(client, "/api/me/email", {"email": "ada@example.org", "notify": True})
+        verified(client, received, ada, "ada@example.org", True)
         game = ada.post(client, "/api/games", {"game": "pylos", "seats": ["human", "open"],
                                                "clock": CORRESPONDENCE}).json()["id"]
         bob.post(client, f"/api/games/{game}/seats/1/join", {})
@@ -121,3 +144,44 @@ def test_a_passed_deadline_ends_the_game_on_time_and_tells_the_player(db_url: st
         assert doc["result"]["reason"] == "time" and doc["result"]["winners"] == [1]
         mails = eventually(lambda: [m for m in received.to("ada@example.org") if "game over" in m["Subject"]])
         assert "on time" in str(mails[0].get_content())
+
+
+def test_an_address_is_verified_by_a_single_use_link_sent_once(db_url: str, inbox: tuple[Inbox, str]) -> None:
+    received, smtp = inbox
+    with serving(db_url, smtp=smtp) as client:
+        ada = Person(client, "Ada")
+        saved = ada.post(client, "/api/me/email", {"email": "ada@example.org", "notify": True}).json()
+        assert saved["account"]["email_verified"] is False
+        [link] = eventually(lambda: received.links_to("ada@example.org"))
+        assert "confirmez" in str(received.messages[0]["Subject"])  # French and English
+        ada.post(client, "/api/me/email", {"email": "ada@example.org", "notify": False})
+        time.sleep(0.3)
+        assert len(received.links_to("ada@example.org")) == 1  # sent once
+        assert ada.get(client, "/api/me").json()["account"]["email_verified"] is False
+        opened = client.get(link, follow_redirects=False)
+        assert opened.status_code == 303 and opened.headers["location"].startswith("/account")
+        me = ada.get(client, "/api/me").json()["account"]
+        assert (me["email"], me["email_verified"]) == ("ada@example.org", True)
+        again = client.get(link, follow_redirects=False)
+        assert (again.status_code, again.json()["code"]) == (400, "link_invalid")  # single use
+        forged = client.get("/api/account/email/verify?token=nope", follow_redirects=False)
+        assert (forged.status_code, forged.json()["code"]) == (400, "link_invalid")
+        # A new address is unverified again, and gets a link of its own.
+        moved = ada.post(client, "/api/me/email", {"email": "ada@example.net", "notify": True}).json()
+        assert moved["account"]["email_verified"] is False
+        assert len(eventually(lambda: received.links_to("ada@example.net"))) == 1
+
+
+@pytest.mark.xfail(strict=True, reason="Hub._mail must check Account.email_verified (see the report)")
+def test_an_unverified_address_is_not_mailed(db_url: str, inbox: tuple[Inbox, str]) -> None:
+    received, smtp = inbox
+    with serving(db_url, smtp=smtp) as client:
+        ada, bob = Person(client, "Ada"), Person(client, "Bob")
+        ada.post(client, "/api/me/email", {"email": "ada@example.org", "notify": True})
+        eventually(lambda: received.links_to("ada@example.org"))
+        game = ada.post(client, "/api/games", {"game": "pylos", "seats": ["human", "open"],
+                                               "clock": CORRESPONDENCE}).json()["id"]
+        bob.post(client, f"/api/games/{game}/seats/1/join", {})
+        assert client.get(f"/api/games/{game}").json()["to_move"] == 0
+        time.sleep(1.0)
+        assert received.to("ada@example.org") == []

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from .accounts import (
     Account,
@@ -23,15 +24,18 @@ from .accounts import (
 from .clocks import Instant
 from .errors import ApiError, quoted
 from .identity import SESSION_COOKIE
+from .notify import verification_mail
 from .openapi import request_body
 from .people import expire_session_cookie, people_of, set_session_cookie
 from .routes import guard_origin, hub_of, read_json
 from .schemas import EmailBody, NameBody, PasswordChange, SignBody, TokenBody, validate
+from .sessions import hash_token
 from .snapshots import iso
 from .throttle import client_address
 
 router = APIRouter(prefix="/api", dependencies=[Depends(guard_origin)])
 SIGN_IN_FIRST = "sign in first"
+VERIFY_PATH = "/api/account/email/verify"
 
 
 async def _run(request: Request, function: Any, *args: Any) -> Any:
@@ -60,8 +64,10 @@ def require_session(request: Request) -> str:
     return token
 
 
-def _started(request: Request, response: JSONResponse, token: str) -> JSONResponse:
-    people_of(request).forget()
+async def _started(request: Request, response: JSONResponse, token: str) -> JSONResponse:
+    """Set the new session's cookie; the browser's previous session (if any) ended."""
+    previous = request.cookies.get(SESSION_COOKIE)
+    await people_of(request).end(sessions=[hash_token(previous)] if previous else [])
     set_session_cookie(response, request, token)
     return response
 
@@ -83,7 +89,7 @@ async def become_guest(request: Request) -> JSONResponse:
     people.creation.check(client_address(request))
     guest = await _run(request, people.accounts.create_guest, iso(Instant.now()))
     token = await _run(request, people.accounts.open_session, guest.id)
-    return _started(request, _answer(guest, 201), token)
+    return await _started(request, _answer(guest, 201), token)
 
 
 @router.post("/account/signup", status_code=201, openapi_extra=request_body(SignBody))
@@ -101,7 +107,7 @@ async def sign_up(request: Request) -> JSONResponse:
         people.creation.check(client_address(request))
         account = await _run(request, people.accounts.create_player, name, digest, iso(Instant.now()))
     token = await _run(request, people.accounts.open_session, account.id, request.cookies.get(SESSION_COOKIE))
-    return _started(request, _answer(account, 201), token)
+    return await _started(request, _answer(account, 201), token)
 
 
 @router.post("/account/signin", openapi_extra=request_body(SignBody))
@@ -119,7 +125,7 @@ async def sign_in(request: Request) -> JSONResponse:
         await _run(request, people.accounts.set_password, account.id,
                    await asyncio.to_thread(hash_password, body.password))
     token = await _run(request, people.accounts.open_session, account.id, request.cookies.get(SESSION_COOKIE))
-    return _started(request, _answer(account), token)
+    return await _started(request, _answer(account), token)
 
 
 @router.post("/account/signout")
@@ -129,7 +135,7 @@ async def sign_out(request: Request) -> JSONResponse:
     people = people_of(request)
     if token:
         await _run(request, people.accounts.close_session, token)
-    people.forget()
+    await people.end(sessions=[hash_token(token)] if token else [])
     response = _answer(None)
     expire_session_cookie(response, request)
     return response
@@ -151,8 +157,9 @@ async def change_password(request: Request) -> JSONResponse:
     digest = await asyncio.to_thread(hash_password, new_password)
     await _run(request, people.accounts.set_password, account.id, digest)
     token = await _run(request, people.accounts.open_session, account.id, session)
-    await _run(request, people.accounts.close_other_sessions, account.id, token)
-    return _started(request, _answer(account), token)
+    others = await _run(request, people.accounts.close_other_sessions, account.id, token)
+    await people.end(sessions=others)
+    return await _started(request, _answer(account), token)
 
 
 @router.post("/me/name", openapi_extra=request_body(NameBody))
@@ -162,20 +169,38 @@ async def rename(request: Request) -> JSONResponse:
     account = await require_account(request)
     people = people_of(request)
     renamed = await _run(request, people.accounts.rename, account.id, check_name(body.name))
-    people.forget()
+    await people.end()  # every worker forgets the old name
     await hub_of(request).rename_seats(account.id, renamed.name)
     return _answer(renamed)
 
 
 @router.post("/me/email", openapi_extra=request_body(EmailBody))
 async def set_email(request: Request) -> JSONResponse:
-    """The player's e-mail address and whether a correspondence turn is told by e-mail."""
+    """The player's e-mail address and whether a correspondence turn is told by e-mail. A new
+    address is mailed a link that verifies it (once); until then nothing else is sent to it."""
     body = validate(EmailBody, await read_json(request))
     account = await require_account(request, player=True)
     people = people_of(request)
-    changed = await _run(request, people.accounts.set_email, account.id, body.email, body.notify)
-    people.forget()
+    changed, token = await _run(request, people.accounts.set_email, account.id, body.email, body.notify)
+    await people.end()
+    hub = hub_of(request)
+    if token is not None and changed.email and hub.mailer is not None:
+        link = f"{hub.settings.public_url.rstrip('/')}{VERIFY_PATH}?{urlencode({'token': token})}"
+        await hub.mailer.send(changed.email, *verification_mail(link))
     return _answer(changed)
+
+
+@router.get("/account/email/verify")
+async def verify_email(request: Request, token: str = "") -> Response:
+    """The link mailed to a new address: the address is verified (the link is spent), and the
+    browser goes on to the player's page."""
+    people = people_of(request)
+    account = await _run(request, people.accounts.verify_email, token) if token else None
+    if account is None:
+        raise ApiError(400, "this link is unknown, was used already or expired: save the address "
+                       "again on your page", "link_invalid")
+    await people.end()
+    return RedirectResponse("/account?email=verified", status_code=303)
 
 
 @router.get("/me/tokens")
@@ -201,7 +226,8 @@ async def revoke_token(request: Request, token_id: str) -> Response:
     require_session(request)
     account = await require_account(request, player=True)
     people = people_of(request)
-    if not await _run(request, people.accounts.revoke_token, account.id, token_id):
+    digest = await _run(request, people.accounts.revoke_token, account.id, token_id)
+    if digest is None:
         raise ApiError(404, f"no token {quoted(token_id)} of this account", "not_found")
-    people.forget()
+    await people.end(tokens=[digest])
     return Response(status_code=204)

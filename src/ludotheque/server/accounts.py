@@ -5,10 +5,19 @@ tokens. Only hashes of session tokens and API tokens are stored.
 Calls are synchronous, run on the storage's database threads (``Storage.run``); password hashing
 is not: it is slow on purpose and runs on a thread of its own (:func:`hash_password`).
 
+Names are NFKC-normalised (a fullwidth ``Ａ`` is an ``A``) and compared by their Unicode TR39
+confusables skeleton (``disarm``), so that no name can pass for another one: ``Аlice`` with a
+Cyrillic ``А`` is ``Alice``'s (:func:`name_skeleton`; the column ``name_skeleton`` is unique).
+Bidirectional controls (U+202E...) are refused in every name a person gives.
+
 >>> valid_name("Zoé_42"), valid_name("x"), valid_name("guest-1234"), valid_name("a b")
 (True, False, False, False)
->>> name_key("Zoé_42")
-'zoé_42'
+>>> name_key("Zoé_42"), name_key("Ａda")
+('zoé_42', 'ada')
+>>> name_skeleton("Alice") == name_skeleton("\u0410lice") == name_skeleton("ALICE")
+True
+>>> has_bidi_control("abc\u202edcba"), strip_bidi_controls("abc\u202edcba")
+(True, 'abcdcba')
 >>> is_api_token("lpt_abc"), is_api_token("abc")
 (True, False)
 """
@@ -18,11 +27,13 @@ from __future__ import annotations
 import re
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from disarm import skeleton_key
 from sqlalchemy import Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -32,6 +43,8 @@ from .sessions import hash_token
 
 # Names people choose: a letter first, then letters, digits, "_", "-" or "."; 3 to 20 characters.
 _NAME = re.compile(r"[^\W\d_][\w.-]{2,19}")
+# Bidirectional controls: they reorder what a reader sees (U+202E turns "Ada" into "adA").
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # Generated guest names ("guest-482193"): nobody may choose one.
 GUEST_PREFIX = "guest-"
 PASSWORD_MIN = 8
@@ -41,6 +54,8 @@ API_TOKEN_PREFIX = "lpt_"
 API_TOKENS_PER_ACCOUNT = 20
 SESSION_DAYS = 400
 DAY_S = 86_400.0
+# How long the link that verifies an e-mail address works.
+EMAIL_LINK_DAYS = 7
 # OWASP's Argon2id setting (19 MiB, 2 passes, 1 lane): a tenth of a second of one core per sign-in,
 # however many cores the server has. Hashes made with other settings are upgraded at sign-in.
 _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
@@ -50,6 +65,11 @@ TOKENS = tables.api_tokens.c
 _DUMMY_HASH = _hasher.hash("not a password anybody has")
 
 
+def normal_name(name: str) -> str:
+    """``name`` in NFKC form, as it is stored: compatibility forms (fullwidth, ligatures) are gone."""
+    return unicodedata.normalize("NFKC", name)
+
+
 def valid_name(name: str) -> bool:
     """Whether ``name`` may be chosen: 3–20 letters, digits, ``_``, ``-`` or ``.``, a letter
     first, and not a guest's generated name."""
@@ -57,11 +77,27 @@ def valid_name(name: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """``name`` folded for comparison: ``Ada`` and ``ada`` are one name."""
-    return name.casefold()
+    """``name`` folded for comparison: ``Ada``, ``ada`` and ``Ａda`` are one name."""
+    return normal_name(name).casefold()
+
+
+def name_skeleton(name: str) -> str:
+    """What ``name`` looks like (TR39 skeleton of its folded form): two names with one skeleton
+    can pass for each other."""
+    return skeleton_key(name_key(name))
+
+
+def has_bidi_control(text: str) -> bool:
+    return _BIDI.search(text) is not None
+
+
+def strip_bidi_controls(text: str) -> str:
+    return _BIDI.sub("", text)
 
 
 def check_name(name: str) -> str:
+    """``name`` normalised, if a person may choose it (400 otherwise)."""
+    name = normal_name(name)
     if not valid_name(name):
         raise ApiError(400, "a name has 3 to 20 letters, digits, '_', '-' or '.', and starts with a letter "
                        f"(and does not start with {GUEST_PREFIX!r})", "bad_request")
@@ -109,15 +145,19 @@ class Account:
     email: str | None = None
     notify_email: bool = False
     created: str = ""
+    # Whether ``email`` was proved its owner's (the link sent to it was opened): only then is it mailed.
+    email_verified: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """What the account's own pages read (``GET /api/me``)."""
         return {"id": self.id, "name": self.name, "guest": self.is_guest, "email": self.email,
-                "notify_email": self.notify_email, "created": self.created}
+                "email_verified": self.email_verified, "notify_email": self.notify_email,
+                "created": self.created}
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.is_guest, row.email, row.notify_email, row.created)
+    return Account(row.id, row.name, row.is_guest, row.email, row.notify_email, row.created,
+                   bool(row.email and row.email_verified))
 
 
 class AccountStore:
@@ -147,7 +187,8 @@ class AccountStore:
         account = Account(secrets.token_urlsafe(12), name, is_guest, created=created)
         with self.engine.begin() as connection:
             connection.execute(insert(tables.accounts).values(
-                id=account.id, name=name, name_key=name_key(name), password_hash=password_hash,
+                id=account.id, name=name, name_key=name_key(name), name_skeleton=name_skeleton(name),
+                password_hash=password_hash,
                 is_guest=is_guest, created=created, seen=time.time(), notify_email=False))
         return account
 
@@ -156,7 +197,8 @@ class AccountStore:
         try:
             with self.engine.begin() as connection:
                 connection.execute(update(tables.accounts).where(tables.accounts.c.id == account_id).values(
-                    name=name, name_key=name_key(name), password_hash=password_hash, is_guest=False,
+                    name=name, name_key=name_key(name), name_skeleton=name_skeleton(name),
+                    password_hash=password_hash, is_guest=False,
                     seen=time.time()))
                 self._rename_seats(connection, account_id, name)
         except IntegrityError:
@@ -170,7 +212,8 @@ class AccountStore:
         try:
             with self.engine.begin() as connection:
                 connection.execute(update(tables.accounts).where(tables.accounts.c.id == account_id)
-                                   .values(name=name, name_key=name_key(name)))
+                                   .values(name=name, name_key=name_key(name),
+                                           name_skeleton=name_skeleton(name)))
                 self._rename_seats(connection, account_id, name)
         except IntegrityError:
             raise name_taken(name) from None
@@ -185,13 +228,39 @@ class AccountStore:
         connection.execute(update(tables.seats).where(
             tables.seats.c.account_id == account_id, tables.seats.c.game_id.in_(running)).values(name=name))
 
-    def set_email(self, account_id: str, email: str | None, notify: bool) -> Account:
+    def set_email(self, account_id: str, email: str | None, notify: bool) -> tuple[Account, str | None]:
+        """Store the address and the wish for mail; a new address is unverified, and gets a
+        verification token (returned, to be mailed to it; ``None``: nothing to send). An address
+        is sent one link: saving it again sends none, unless it never had one."""
         with self.engine.begin() as connection:
-            connection.execute(update(tables.accounts).where(tables.accounts.c.id == account_id)
-                               .values(email=email, notify_email=notify))
+            row = connection.execute(select(tables.accounts).where(ACCOUNTS.id == account_id)).first()
+            values: dict[str, Any] = {"email": email, "notify_email": notify}
+            token = None
+            fresh = row is None or email != row.email
+            never_sent = row is not None and not row.email_verified and row.email_token_hash is None
+            if email is None or fresh:
+                values.update(email_verified=False, email_token_hash=None, email_token_expires=None)
+            if email is not None and (fresh or never_sent):
+                token = secrets.token_urlsafe(32)
+                values.update(email_token_hash=hash_token(token),
+                              email_token_expires=time.time() + EMAIL_LINK_DAYS * DAY_S)
+            connection.execute(update(tables.accounts).where(ACCOUNTS.id == account_id).values(**values))
         found = self.get(account_id)
         assert found is not None
-        return found
+        return found, token
+
+    def verify_email(self, token: str) -> Account | None:
+        """The account whose address the link of ``token`` proves, now verified (the token is
+        spent); ``None`` for an unknown, spent or expired token."""
+        digest = hash_token(token)
+        with self.engine.begin() as connection:
+            account_id = connection.execute(select(ACCOUNTS.id).where(
+                ACCOUNTS.email_token_hash == digest, ACCOUNTS.email_token_expires > time.time())).scalar()
+            if account_id is None:
+                return None
+            connection.execute(update(tables.accounts).where(ACCOUNTS.id == account_id).values(
+                email_verified=True, email_token_hash=None, email_token_expires=None))
+        return self.get(account_id)
 
     def set_password(self, account_id: str, password_hash: str) -> None:
         with self.engine.begin() as connection:
@@ -209,6 +278,16 @@ class AccountStore:
             row = connection.execute(
                 select(tables.accounts).where(tables.accounts.c.name_key == name_key(name))).first()
         return (_account(row), row.password_hash) if row else None
+
+    def player_like(self, name: str) -> str | None:
+        """The name of the player (not a guest) whose name ``name`` could pass for, if any."""
+        skeleton = name_skeleton(name)
+        if not skeleton:
+            return None
+        with self.engine.connect() as connection:
+            found: str | None = connection.execute(select(ACCOUNTS.name).where(
+                ACCOUNTS.name_skeleton == skeleton, ACCOUNTS.is_guest.is_(False))).scalar()
+        return found
 
     def password_hash(self, account_id: str) -> str | None:
         with self.engine.connect() as connection:
@@ -245,11 +324,14 @@ class AccountStore:
             connection.execute(delete(tables.login_sessions)
                                .where(tables.login_sessions.c.token_hash == hash_token(token)))
 
-    def close_other_sessions(self, account_id: str, keep: str) -> None:
+    def close_other_sessions(self, account_id: str, keep: str) -> list[str]:
+        """End every session of ``account_id`` but ``keep`` (a token); the hashes of those ended."""
+        sessions = tables.login_sessions.c
+        others = (sessions.account_id == account_id, sessions.token_hash != hash_token(keep))
         with self.engine.begin() as connection:
-            connection.execute(delete(tables.login_sessions).where(
-                tables.login_sessions.c.account_id == account_id,
-                tables.login_sessions.c.token_hash != hash_token(keep)))
+            ended = list(connection.execute(select(sessions.token_hash).where(*others)).scalars())
+            connection.execute(delete(tables.login_sessions).where(*others))
+        return ended
 
     def session_account(self, token: str) -> Account | None:
         """The account of session ``token`` (``None``: unknown or expired); marks it seen."""
@@ -285,11 +367,13 @@ class AccountStore:
                                       .order_by(TOKENS.created)).all()
         return [{"id": r.id, "label": r.label, "created": r.created, "last_used": r.last_used} for r in rows]
 
-    def revoke_token(self, account_id: str, token_id: str) -> bool:
+    def revoke_token(self, account_id: str, token_id: str) -> str | None:
+        """Revoke ``account_id``'s token ``token_id``; its hash (``None``: no such token)."""
+        which = (TOKENS.account_id == account_id, TOKENS.id == token_id)
         with self.engine.begin() as connection:
-            done = connection.execute(delete(tables.api_tokens).where(
-                tables.api_tokens.c.account_id == account_id, tables.api_tokens.c.id == token_id))
-        return bool(done.rowcount)
+            digest: str | None = connection.execute(select(TOKENS.token_hash).where(*which)).scalar()
+            connection.execute(delete(tables.api_tokens).where(*which))
+        return digest
 
     def token_account(self, token: str) -> Account | None:
         """The account of personal token ``token`` (``None``: unknown or revoked)."""
@@ -306,4 +390,4 @@ class AccountStore:
 
 
 def name_taken(name: str) -> ApiError:
-    return ApiError(409, f"the name {name[:40]!r} is taken", "name_taken")
+    return ApiError(409, f"the name {name[:40]!r} is taken, or looks like a name that is", "name_taken")

@@ -19,13 +19,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import account_routes, chat_routes, pages, player_routes, routes, seek_routes, sockets
 from .bots import BotPool
 from .config import DB_ENV, ServerSettings, database_url
 from .errors import install_error_handlers
 from .hub import Hub
-from .people import AccountThrottle, People, SigninThrottle
+from .openapi import DOCS_PATH, mount_docs
+from .people import CREDENTIALS_ENDED, AccountThrottle, People, SigninThrottle
 from .storage import Storage
 from .throttle import CreationThrottle
 
@@ -34,6 +36,45 @@ GC_THRESHOLDS = (50_000, 20, 100)
 # ("uvicorn.error"): seat tokens and invite codes travel in queries (?token=, ?invite=).
 LOGGERS_WITH_PATHS = ("uvicorn.access", "uvicorn.error")
 _SECRET_IN_QUERY = re.compile(r"(?i)\b(token|invite)=[^&\s\"']*")
+
+
+# The pages load only this server's scripts, styles, images and sockets (no inline script or
+# style, no plugin); no other site may frame them (clickjacking); a link to another site does not
+# tell it the page's address (invite links carry their code in the query).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+# Swagger UI's CSS (/api/docs) draws its icons as data: images.
+DOCS_POLICY = CONTENT_SECURITY_POLICY.replace("img-src 'self'", "img-src 'self' data:")
+# Not "no-referrer": browsers then send "Origin: null" with a page's POSTs, and the server
+# checks Origin against cross-site requests (identity.check_cookie_post).
+REFERRER_POLICY = "same-origin"
+
+
+class SecurityHeaders:
+    """Adds the security headers to every HTTP answer (an answer that sets one keeps its own)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        policy = DOCS_POLICY if scope["path"].startswith(DOCS_PATH) else CONTENT_SECURITY_POLICY
+        extra = [(b"content-security-policy", policy.encode()), (b"x-frame-options", b"DENY"),
+                 (b"referrer-policy", REFERRER_POLICY.encode()), (b"x-content-type-options", b"nosniff")]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers += [(name, value) for name, value in extra if name not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def redact(text: str) -> str:
@@ -84,8 +125,9 @@ def create_app(
         app.state.throttle = CreationThrottle(settings.create_limit, settings.bot_game_limit)
         app.state.people = People(
             storage, hub.accounts, SigninThrottle(settings.signin_limit, settings.signin_account_limit),
-            AccountThrottle(settings.account_limit),
+            AccountThrottle(settings.account_limit), announce=hub.announce,
         )
+        hub.news_handlers[CREDENTIALS_ENDED] = app.state.people.on_news
         if settings.redis:
             await hub.share(settings.redis)
         await hub.resume()
@@ -108,7 +150,8 @@ def create_app(
             await hub.close()
             storage.close()
 
-    app = FastAPI(title="Ludothèque", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="Ludothèque", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(SecurityHeaders)
     install_error_handlers(app)
     app.include_router(routes.router)
     app.include_router(account_routes.router)
@@ -117,6 +160,7 @@ def create_app(
     app.include_router(chat_routes.router)
     app.include_router(sockets.router)
     app.include_router(pages.router)
+    mount_docs(app)
     pages.mount_static(app)
     return app
 

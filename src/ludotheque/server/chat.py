@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, delete, insert, select
 
 from . import tables
+from .accounts import strip_bidi_controls
 
 ROOMS = ("players", "spectators")
 MAX_LINE = 500
@@ -29,8 +30,13 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def clean_line(text: str) -> str | None:
-    """``text`` without control characters and outer spaces; ``None`` when nothing is left."""
-    cleaned = _CONTROL.sub("", text).strip()
+    """``text`` without control characters (bidirectional ones included: a line may not turn the
+    text after it around) and outer spaces; ``None`` when nothing is left.
+
+    >>> clean_line(" gg\u202e well played\x07 ")
+    'gg well played'
+    """
+    cleaned = strip_bidi_controls(_CONTROL.sub("", text)).strip()
     return cleaned or None
 
 

@@ -50,10 +50,14 @@ ERROR_CODES: dict[str, str] = {
     "origin_refused": "a request from another site may not use or set seat cookies",
     "unavailable": "the database cannot be read or written now; nothing changed",
     "internal": "a bug in the server; nothing was changed on purpose",
-    "name_taken": "another account has this name (names differ by more than case)",
+    "name_taken": "another account has this name, or one that looks like it (names differ by more than "
+                  "case and look-alike letters)",
     "bad_credentials": "no account has this name and password",
     "sign_in_required": "only a signed-in player may do this (not a guest, not anonymously)",
     "too_many_tokens": "the account holds as many personal tokens as it may",
+    "link_invalid": "the e-mail verification link is unknown, used already or expired",
+    "too_many_seeks": "as many of your seeks wait as may: cancel one first",
+    "rated_takeback": "no takebacks in a rated game",
 }
 # An answer's status for a code Starlette gives without one of ours.
 _CODE_OF_STATUS = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}

@@ -1,7 +1,7 @@
 """Telling people: each person's own WebSocket (``WS /api/me/ws``: the live count of games where
 it is their turn, "your turn" and "game over" of correspondence games, a seek matched), and e-mail
 for correspondence games when the server has an SMTP server (``--smtp URL``) and the player gave
-an address and asked for it.
+an address, verified it (the link of :func:`verification_mail`, sent once) and asked for it.
 
 An SMTP URL is ``smtp://[user:password@]host[:port][?from=address&starttls=1]`` (``smtps://``:
 TLS from the start). Mail goes out on a thread of its own; a failure is logged, never raised.
@@ -81,6 +81,17 @@ class Mailer:
             await asyncio.to_thread(self._send, to, subject, body)
         except (OSError, smtplib.SMTPException):
             log.warning("an e-mail to a player could not be sent", exc_info=True)
+
+
+def verification_mail(link: str) -> tuple[str, str]:
+    """The subject and body of the mail that proves an address its owner's (French, English)."""
+    subject = "Ludothèque — confirmez votre adresse / confirm your address"
+    body = ("Pour recevoir les nouvelles de vos parties à cette adresse, ouvrez ce lien :\n"
+            "To be told about your games at this address, open this link:\n\n"
+            f"{link}\n\n"
+            "Si vous n'avez rien demandé, ignorez ce message : rien ne vous sera envoyé.\n"
+            "If you did not ask for this, ignore this message: nothing will be sent to you.\n")
+    return subject, body
 
 
 class PeopleSockets:

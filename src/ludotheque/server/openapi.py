@@ -1,4 +1,6 @@
-"""Request schemas for ``/api/docs`` of bodies the handlers read by hand (to answer 400, never 422).
+"""The API reference at ``/api/docs`` (Swagger UI, served from the ``swagger-ui-bundle-v2`` package:
+it works with no internet, under the pages' Content-Security-Policy), and the request schemas of
+bodies the handlers read by hand (to answer 400, never 422).
 
 A handler that reads its body itself declares no body parameter, so FastAPI would document
 none: ``request_body(Model)`` gives the operation's ``openapi_extra`` instead, with the model's
@@ -16,9 +18,55 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 REF_PREFIX = "#/$defs/"
+DOCS_PATH = "/api/docs"
+# Swagger UI's own files (its bundle and CSS), and the script that starts it: no inline script.
+DOCS_ASSETS = f"{DOCS_PATH}/assets"
+DOCS_START = f"{DOCS_PATH}/start.js"
+_DOCS_PAGE = f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Ludothèque — API</title>
+  <link rel="stylesheet" href="{DOCS_ASSETS}/swagger-ui.css">
+  <link rel="icon" href="/static/img/logo.svg" type="image/svg+xml">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="{DOCS_ASSETS}/swagger-ui-bundle.js"></script>
+  <script src="{DOCS_START}"></script>
+</body>
+</html>
+"""
+_DOCS_START = """window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
+  layout: "BaseLayout",
+});
+"""
+
+
+def mount_docs(app: FastAPI) -> None:
+    """``/api/docs``: Swagger UI from the package's files (``FastAPI(docs_url=None)``)."""
+
+    @app.get(DOCS_PATH, include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(_DOCS_PAGE)
+
+    @app.get(DOCS_START, include_in_schema=False)
+    async def docs_start() -> Response:
+        return Response(_DOCS_START, media_type="text/javascript")
+
+    app.mount(DOCS_ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
 
 
 def request_body(model: type[BaseModel]) -> dict[str, Any]:

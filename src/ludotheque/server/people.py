@@ -7,6 +7,11 @@ sign-in and sign-up (the previous one ends), and only its hash is stored. A gues
 guest account: a generated name the guest may change, and the games they play, kept when they sign
 up. Resolutions are cached for a few seconds, so that a move does not cost a database read more.
 
+Ending a session (sign-out, sign-in over it, a password change) or revoking a personal token
+(:meth:`People.end`) empties that cache on every worker (news ``credentials_ended`` on the bus,
+naming only hashes) and closes the sockets opened with it (4401): each socket is held under the
+credential that resolved its person (``session:<hash>`` or ``api:<hash>``).
+
 >>> throttle = SigninThrottle("5/minute", "1/minute")
 >>> throttle.check("1.2.3.4", "ada")
 >>> throttle.check("1.2.3.4", "Ada")  # doctest: +ELLIPSIS
@@ -19,7 +24,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
@@ -28,13 +35,19 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from .accounts import Account, AccountStore, is_api_token, name_key
-from .errors import ApiError
+from .errors import ApiError, quoted
 from .identity import SESSION_COOKIE, Credentials
+from .rooms import Connection, encode
 from .sessions import hash_token
 from .storage import Storage
 
 SESSION_COOKIE_AGE_S = 400 * 24 * 3600
 CACHE_S = 10.0
+# The bus's news that sessions or tokens ended (or an account changed): every worker forgets.
+CREDENTIALS_ENDED = "credentials_ended"
+# A socket whose session or token ended closes with this (4000 + 401, as a refused socket).
+ENDED_CLOSE = 4401
+Announce = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 class SigninThrottle:
@@ -89,53 +102,124 @@ class People:
     """Resolves a request's person (cached briefly), and guards signing in."""
 
     def __init__(self, storage: Storage, accounts: AccountStore, signin: SigninThrottle,
-                 creation: AccountThrottle) -> None:
+                 creation: AccountThrottle, announce: Announce | None = None) -> None:
         self.storage = storage
         self.accounts = accounts
         self.signin = signin
         self.creation = creation
+        self._announce = announce
         self._cache: dict[str, tuple[float, Account | None]] = {}
+        # Bumped by every ``forget``: a lookup that overlapped one is not cached (it may predate it).
+        self._generation = 0
+        self._sockets: dict[str, set[Connection]] = {}
 
     def forget(self) -> None:
-        """Drop every cached resolution (an account changed, a session or token ended)."""
+        """Drop every cached resolution of this worker (an account changed, a session or token ended)."""
         self._cache.clear()
+        self._generation += 1
 
-    async def _cached(self, kind: str, token: str) -> Account | None:
-        key = f"{kind}:{hash_token(token)}"
+    async def _cached(self, key: str, kind: str, token: str) -> Account | None:
         now = time.monotonic()
         hit = self._cache.get(key)
         if hit is not None and hit[0] > now:
             return hit[1]
         lookup = self.accounts.token_account if kind == "api" else self.accounts.session_account
+        generation = self._generation
         account = await self.storage.run(lookup, token)
+        if generation != self._generation:  # it ended meanwhile, perhaps: ask again
+            return await self.storage.run(lookup, token)
         if len(self._cache) > 10_000:
             self._cache.clear()
         self._cache[key] = (now + CACHE_S, account)
         return account
 
+    async def resolve(self, connection: HTTPConnection, token: str | None = None
+                      ) -> tuple[Account | None, str | None]:
+        """The person of a request and the credential that names them (``api:<hash>`` or
+        ``session:<hash>``; ``None`` for nobody). See :meth:`account_of`."""
+        explicit = token or _bearer(connection)
+        if explicit is not None and is_api_token(explicit):
+            key = f"api:{hash_token(explicit)}"
+            account = await self._cached(key, "api", explicit)
+            if account is None:
+                raise ApiError(401, "this personal token is unknown or was revoked", "token_invalid")
+            return account, key
+        session = connection.cookies.get(SESSION_COOKIE)
+        if session:
+            key = f"session:{hash_token(session)}"
+            account = await self._cached(key, "session", session)
+            return account, key if account is not None else None
+        return None, None
+
     async def account_of(self, connection: HTTPConnection, token: str | None = None) -> Account | None:
         """The person of a request: a personal API token (``token``: the WebSocket's ``?token=``,
         else the Bearer header) or the session cookie; ``None`` for nobody. An unknown or revoked
         personal token is ``401 token_invalid``."""
-        explicit = token or _bearer(connection)
-        if explicit is not None and is_api_token(explicit):
-            account = await self._cached("api", explicit)
-            if account is None:
-                raise ApiError(401, "this personal token is unknown or was revoked", "token_invalid")
-            return account
-        session = connection.cookies.get(SESSION_COOKIE)
-        if session:
-            return await self._cached("session", session)
-        return None
+        return (await self.resolve(connection, token))[0]
 
     async def credentials(self, connection: HTTPConnection, token: str | None = None) -> Credentials:
         """What a game request brings: seat token or seat cookies (``identity``), and its person,
         whose seats count as held (from any of their browsers). A personal token is no seat token."""
-        account = await self.account_of(connection, token)
+        return (await self.credentials_and_key(connection, token))[0]
+
+    async def credentials_and_key(self, connection: HTTPConnection, token: str | None = None
+                                  ) -> tuple[Credentials, str | None]:
+        """:meth:`credentials`, and the credential that named its person (see :meth:`resolve`)."""
+        account, key = await self.resolve(connection, token)
         base = Credentials.of(connection, token or None)
         if base.token is not None and is_api_token(base.token):
             base = replace(base, token=None)
-        return replace(base, account=account.id if account else None)
+        return replace(base, account=account.id if account else None), key
+
+    async def guest_seat_name(self, name: str | None, default: str) -> str:
+        """The name a seat of no account bears: ``name`` (or ``default``), unless it could pass
+        for a player's (409 ``name_taken``): a guest seat never wears a registered player's name."""
+        if not name:
+            return default
+        if await self.storage.run(self.accounts.player_like, name) is not None:
+            raise ApiError(409, f"the name {quoted(name)} is a player's, or looks like one: choose another",
+                           "name_taken")
+        return name
+
+    # -- sockets held under a credential, and its end on every worker --------------------------
+    def hold(self, key: str | None, connection: Connection) -> None:
+        """``connection`` was opened with credential ``key``: it closes when that ends."""
+        if key is not None:
+            self._sockets.setdefault(key, set()).add(connection)
+
+    def release(self, key: str | None, connection: Connection) -> None:
+        if key is None or (held := self._sockets.get(key)) is None:
+            return
+        held.discard(connection)
+        if not held:
+            del self._sockets[key]
+
+    async def end(self, *, sessions: Iterable[str] = (), tokens: Iterable[str] = ()) -> None:
+        """Sessions and personal tokens (their hashes) ended, or with neither an account changed:
+        every worker forgets what it cached and closes the sockets opened with them."""
+        keys = [f"session:{digest}" for digest in sessions] + [f"api:{digest}" for digest in tokens]
+        self._ended(keys)
+        if self._announce is not None:
+            await self._announce({"kind": CREDENTIALS_ENDED, "keys": keys})
+
+    async def on_news(self, message: dict[str, Any]) -> None:
+        """Another worker's :meth:`end` (``Hub.news_handlers``)."""
+        keys = message.get("keys")
+        self._ended([key for key in keys if isinstance(key, str)] if isinstance(keys, list) else [])
+
+    def _ended(self, keys: list[str]) -> None:
+        self.forget()
+        for key in keys:
+            for connection in self._sockets.pop(key, set()):
+                connection.end(_ended_message(key), ENDED_CLOSE)
+
+
+def _ended_message(key: str) -> str:
+    if key.startswith("api:"):
+        error, code = "this personal token was revoked", "token_invalid"
+    else:
+        error, code = "this session ended: sign in again", "sign_in_required"
+    return encode({"type": "error", "status": 401, "error": error, "code": code})
 
 
 def _bearer(connection: HTTPConnection) -> str | None:
@@ -144,6 +228,11 @@ def _bearer(connection: HTTPConnection) -> str | None:
         return None
     scheme, _, value = header.partition(" ")
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+async def guest_seat_name(connection: HTTPConnection, name: str | None, default: str) -> str:
+    """:meth:`People.guest_seat_name` of the request's server (a seat taken without an account)."""
+    return await people_of(connection).guest_seat_name(name, default)
 
 
 def people_of(connection: HTTPConnection) -> People:

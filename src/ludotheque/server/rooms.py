@@ -35,9 +35,13 @@ class Connection:
     def __init__(self, socket: WebSocket, audience: Audience, *, limit: int = OUTBOX_DOCUMENTS) -> None:
         self.socket = socket
         self.audience = audience
-        self._outbox: asyncio.Queue[str] = asyncio.Queue(limit)
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue(limit + 2)
+        self._limit = limit
         self._writer: asyncio.Task[None] | None = None
         self.dropped = False
+        # Set by ``end``: nothing more is queued, and the endpoint closes with ``close_code``.
+        self.ending = False
+        self.close_code = TOO_SLOW
 
     def start(self) -> asyncio.Task[None]:
         """Start sending; the task ends when the connection is dropped or a send fails."""
@@ -46,14 +50,22 @@ class Connection:
 
     def offer(self, text: str) -> bool:
         """Queue ``text`` without waiting; a full outbox drops the reader. Whether it was queued."""
-        if self.dropped:
+        if self.dropped or self.ending:
             return False
-        try:
-            self._outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        if self._outbox.qsize() >= self._limit:
             self.drop()
             return False
+        self._outbox.put_nowait(text)
         return True
+
+    def end(self, text: str, code: int) -> None:
+        """Send ``text`` after what is queued, then stop: the endpoint closes the socket with
+        ``code`` (the credentials the socket was opened with ended). Never waits."""
+        if self.dropped or self.ending:
+            return
+        self.ending, self.close_code = True, code
+        self._outbox.put_nowait(text)  # room kept for it and for the end mark
+        self._outbox.put_nowait(None)  # the end mark: the writer stops there
 
     def drop(self) -> None:
         """Stop sending to this reader (the endpoint then closes the socket)."""
@@ -65,6 +77,8 @@ class Connection:
         try:
             while True:
                 text = await self._outbox.get()
+                if text is None:  # the end mark
+                    return
                 async with asyncio.timeout(SEND_TIMEOUT_S):
                     await self.socket.send_text(text)
         except asyncio.CancelledError:

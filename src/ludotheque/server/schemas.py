@@ -20,11 +20,35 @@ import json
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .accounts import has_bidi_control, normal_name
 from .errors import ApiError, first_problem, quoted
 
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+# Control characters (bidirectional ones included: U+202E shows "Ada" as "adA") in a name.
+_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def seat_name(text: str) -> str:
+    """A seat's name as given (no account's): NFKC-normalised; control and bidirectional
+    characters refused.
+
+    >>> seat_name("Ａda ")
+    'Ada'
+    >>> seat_name("abc\u202eabc")
+    Traceback (most recent call last):
+    ...
+    ValueError: a name may not hold control or bidirectional characters
+    """
+    if has_bidi_control(text) or _NAME_CONTROL.search(text):
+        raise ValueError("a name may not hold control or bidirectional characters")
+    name = normal_name(text).strip()
+    if not name:
+        raise ValueError("a name needs a visible character")
+    return name
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(seat_name)]
 # A number as a client writes it in a path or query: ASCII digits only (``"²".isdigit()`` is
 # true, and ``int("²")`` fails), at most nine of them.
 _NATURAL = re.compile(r"[0-9]{1,9}")

@@ -58,14 +58,18 @@ def error_message(error: ApiError) -> str:
 async def game_socket(socket: WebSocket, game_id: str, token: str | None = None) -> None:
     await socket.accept()
     hub: Hub = socket.app.state.hub
+    people = people_of(socket)
     try:
         check_socket_origin(socket, hub.settings.allowed_origins)
         session = await hub.get(game_id)
-        reader = reading_seat(session, await people_of(socket).credentials(socket, token or None))
+        credentials, key = await people.credentials_and_key(socket, token or None)
+        reader = reading_seat(session, credentials)
+        key = key if credentials.token is None else None  # a seat token speaks for itself
     except ApiError as error:
         await _refuse(socket, error)
         return
     connection = Connection(socket, reader)
+    people.hold(key, connection)  # before any wait: an end of the credential from now on closes it
     async with session.lock:  # so that no broadcast overtakes the first document
         connection.offer(session.document_text(reader, Instant.now()))
         session.room.add(connection)
@@ -76,6 +80,7 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
         await asyncio.wait({writer, listener}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         session.room.remove(connection)
+        people.release(key, connection)
         gone = listener.done()  # the client left (or its listener failed)
         listener.cancel()
         connection.drop()
@@ -84,8 +89,8 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
         await asyncio.wait({writer, listener})
         if not listener.cancelled() and (failure := listener.exception()) is not None:
             log.error("WebSocket of game %s failed", game_id, exc_info=failure)
-    if not gone:  # dropped for not reading: say so if the client still takes frames
-        await connection.close()
+    if not gone:  # dropped for not reading, or its credential ended: say so
+        await connection.close(connection.close_code)
 
 
 @router.websocket("/api/me/ws")
@@ -95,15 +100,17 @@ async def person_socket(socket: WebSocket, token: str | None = None) -> None:
     (``your_turn``, ``game_over``, ``matched``); answers pings."""
     await socket.accept()
     hub: Hub = socket.app.state.hub
+    people = people_of(socket)
     try:
         check_socket_origin(socket, hub.settings.allowed_origins)
-        account = await people_of(socket).account_of(socket, token or None)
+        account, key = await people.resolve(socket, token or None)
         if account is None:
             raise ApiError(401, "sign in, or give ?token=<personal token>", "sign_in_required")
     except ApiError as error:
         await _refuse(socket, error)
         return
     connection = Connection(socket, None)
+    people.hold(key, connection)
     hub.people_sockets.add(account.id, connection)
     writer = connection.start()
     await hub.tell_turns({account.id})
@@ -112,12 +119,13 @@ async def person_socket(socket: WebSocket, token: str | None = None) -> None:
         await asyncio.wait({writer, listener}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         hub.people_sockets.remove(account.id, connection)
+        people.release(key, connection)
         gone = listener.done()
         listener.cancel()
         connection.drop()
         await asyncio.wait({writer, listener})
     if not gone:
-        await connection.close()
+        await connection.close(connection.close_code)
 
 
 async def _listen_person(connection: Connection) -> None:
@@ -167,6 +175,8 @@ async def _answer(
     if len(raw) > MAX_BODY_BYTES or len(raw.encode()) > MAX_BODY_BYTES:
         raise ApiError(413, f"the message is over 64 KiB ({MAX_BODY_BYTES} bytes)", "too_large")
     message = parse_ws_message(raw)
+    if connection.ending:  # its session or token ended: it acts no more
+        return
     if isinstance(message, PingMessage):
         connection.offer(encode({"type": "pong"}))
         return

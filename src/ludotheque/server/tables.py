@@ -105,12 +105,21 @@ accounts = Table(
     Column("name", String(40), nullable=False),
     # The name folded for comparison: two accounts never differ by case only.
     Column("name_key", String(40), nullable=False, unique=True),
+    # What the name looks like (its TR39 confusables skeleton): no name passes for another one.
+    Column("name_skeleton", String(255), nullable=False),
     Column("password_hash", Text),
     Column("is_guest", Boolean, nullable=False),
     Column("email", String(254)),
     Column("notify_email", Boolean, nullable=False, default=False, server_default=false()),
+    # The address is mailed (notifications) only once its owner opened the link sent to it:
+    # the hash of that link's single-use token, and until when it works.
+    Column("email_verified", Boolean, nullable=False, default=False, server_default=false()),
+    Column("email_token_hash", String(64)),
+    Column("email_token_expires", Float),
     Column("created", String(32), nullable=False),
     Column("seen", Float, nullable=False, index=True),
+    UniqueConstraint("name_skeleton", name="uq_accounts_name_skeleton"),
+    UniqueConstraint("email_token_hash", name="uq_accounts_email_token_hash"),
 )
 
 # Signed-in browsers: the hash of each session cookie's token.
