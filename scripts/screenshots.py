@@ -2,7 +2,8 @@
 
 Starts ``python -m ludotheque.server`` on a free loopback port with a throwaway SQLite
 database, plays a few moves of each game through the API (random legal moves from a seeded
-``random.Random``), and saves ``docs/screenshots/{lobby,<game>}.png`` with Debian's Chromium.
+``random.Random``), and saves ``docs/screenshots/{lobby,<game>}.png`` with Debian's Chromium, and
+``dark.png``: a game page in the dark theme (a spectator's, as a browser preferring dark sees it).
 
 Usage: ``python scripts/screenshots.py [--lang en|fr] [--out docs/screenshots]``
 
@@ -106,6 +107,10 @@ def main() -> None:
                 for game, (game_id, token) in games.items():
                     url = f"{base}/play/{game_id}?lang={options.lang}&token={token}"
                     shoot(page, url, options.out / f"{game}.png")
+                # The dark theme, as a browser that prefers it gets it.
+                dark = browser.new_page(viewport={"width": 1280, "height": 860}, color_scheme="dark")
+                game_id, _ = games["imbrication"]
+                shoot(dark, f"{base}/play/{game_id}?lang={options.lang}", options.out / "dark.png")
                 browser.close()
         finally:
             server.terminate()

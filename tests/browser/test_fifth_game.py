@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.extension.install import installed
 from tests.support.server import ServerProcess
@@ -29,7 +29,7 @@ def nim_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
 
 
 def test_the_fifth_game_plays_on_the_generic_board(browser: Browser, nim_server: ServerProcess) -> None:
-    viewport = {"width": 1280, "height": 900}
+    viewport: ViewportSize = {"width": 1280, "height": 900}
     context = browser.new_context(base_url=nim_server.url, locale="fr-FR", viewport=viewport)
     context.set_default_timeout(15_000)
     page = context.new_page()

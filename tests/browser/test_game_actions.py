@@ -95,11 +95,11 @@ def test_a_finished_game_is_replayed_move_by_move(page: Page, api: httpx.Client)
     open_seat(page, game_id)  # a spectator: the page saw no position but the last one
     replay = page.locator("#replay")
     expect(replay).to_be_visible()
-    expect(page.locator("#replay-at")).to_have_text("Position after 4 of 4 move(s)")
+    expect(page.locator("#replay-at")).to_have_text("Position after 4 of 4 moves")
     board_cell = "#board [role][data-key='{}']"
 
     def at(ply: int) -> None:
-        expect(page.locator("#replay-at")).to_have_text(f"Position after {ply} of 4 move(s)")
+        expect(page.locator("#replay-at")).to_have_text(f"Position after {ply} of 4 moves")
         current = page.locator("#moves .current")
         if ply in (0, len(moves)):
             expect(current).to_have_count(0)

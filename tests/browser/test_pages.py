@@ -11,7 +11,8 @@ from playwright.sync_api import Browser, Page, expect
 
 import ludotheque
 from ludotheque.core import info
-from ludotheque.server.pages import rules_section, rules_text
+from ludotheque.core.contract import rules_section
+from ludotheque.server.pages import rules_text
 from tests.support.server import ServerProcess
 
 

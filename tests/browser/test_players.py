@@ -210,7 +210,7 @@ def test_your_turn_is_found_in_the_lobby_and_counted_live(new_context: Any) -> N
     assert moved.status == 200
     expect(ada).to_have_title(re.compile(r"^Ludothèque"))  # live, over the person's socket
     expect(bob).to_have_title(re.compile(r"^\(1\) Ludothèque"))
-    expect(bob.locator("#turn-count")).to_have_text("Your turn in 1 game(s).")
+    expect(bob.locator("#turn-count")).to_have_text("Your turn in 1 game.")
 
 
 def test_browser_notifications_once_allowed(new_context: Any) -> None:
@@ -224,7 +224,7 @@ def test_browser_notifications_once_allowed(new_context: Any) -> None:
     game = create_game(ada_context, {"game": "pylos", "seats": ["human", "open"], "clock": CORRESPONDENCE})
     open_page(ada, "/?lang=en")
     join(bob_context, game, 1)  # now it is Ada's turn: told by a notification
-    ada.wait_for_function("window.__notifications.length > 0")
+    ada.wait_for_function("() => window.__notifications.length > 0")
     shown = ada.evaluate("window.__notifications")
     assert shown[0] == {"title": "Your turn", "body": "It is your turn in your game of Pylos."}
 

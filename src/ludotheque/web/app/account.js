@@ -12,11 +12,28 @@ const lang = currentLanguage();
 const t = translatePage(lang);
 const $ = (selector) => document.querySelector(selector);
 let person = null;
+// `?next=/play/...`: the page to go back to once signed in (a path of this site only).
+const next = returnPath(new URLSearchParams(location.search).get("next"));
+
+/** `value` when it is a path of this site (never another site's address), else null. */
+function returnPath(value) {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return null;
+  try {
+    const url = new URL(value, location.origin);
+    return url.origin === location.origin ? url.pathname + url.search : null;
+  } catch {
+    return null;
+  }
+}
 
 init();
 
 async function init() {
   person = await loadPerson({ makeGuest: true });
+  if (next) {
+    $("#return-hint").hidden = false;
+    $("#return-link").href = next;
+  }
   render();
   wire();
   document.body.dataset.ready = "true";
@@ -42,9 +59,16 @@ function render() {
     $("#profile-link").href = `/players/${encodeURIComponent(person.name)}`;
     $("#email").value = person.email ?? "";
     $("#notify-email").checked = Boolean(person.notify_email);
+    showEmailState();
     showNotificationState();
     loadTokens();
   }
+}
+
+/** Whether the saved address is verified: nothing is mailed to it until its link is opened. */
+function showEmailState() {
+  $("#email-state").textContent = !person?.email ? ""
+    : t(person.email_verified ? "account.emailVerified" : "account.emailUnverified");
 }
 
 /** Submit `form` as JSON to `path`; `after(answer)` on success, the refusal said otherwise. */
@@ -75,6 +99,10 @@ function wire() {
   const signedIn = (answer) => {
     person = answer.account;
     for (const input of document.querySelectorAll("input[type=password]")) input.value = "";
+    if (next && !person.guest) {
+      location.assign(next);
+      return;
+    }
     render();
     $("#account-title").focus?.();
   };
@@ -86,6 +114,7 @@ function wire() {
   });
   onSubmit($("#email-form"), "/api/me/email", (answer) => {
     person = answer.account;
+    showEmailState();
     say(t("account.saved"));
   });
   $("#token-form").addEventListener("submit", async (event) => {

@@ -90,3 +90,24 @@ export function label(x, y, text, className = "piece-letter", size = 14) {
 export function cellOfToken(token) {
   return token.replace(/^[-x]/, "");
 }
+
+/**
+ * A board turned by `quarter` quarter turns clockwise (0 to 3), so that the reader's side is at
+ * the bottom: `point(x, y)` moves a point of the unturned `width` × `height` drawing, `cell(x, y,
+ * size)` the top-left corner of a square cell (its content stays upright), `rect` any rectangle;
+ * `width` and `height` are the turned drawing's.
+ */
+export function turner(width, height, quarter = 0) {
+  const q = ((quarter % 4) + 4) % 4;
+  const point = (x, y) => [[x, y], [height - y, x], [width - x, height - y], [y, width - x]][q];
+  const rect = (x, y, w, h) => {
+    const [x1, y1] = point(x, y);
+    const [x2, y2] = point(x + w, y + h);
+    return { x: Math.min(x1, x2), y: Math.min(y1, y2), width: Math.abs(x2 - x1), height: Math.abs(y2 - y1) };
+  };
+  const cell = (x, y, size) => {
+    const [cx, cy] = point(x + size / 2, y + size / 2);
+    return [cx - size / 2, cy - size / 2];
+  };
+  return { quarter: q, point, rect, cell, width: q % 2 ? height : width, height: q % 2 ? width : height };
+}

@@ -14,13 +14,14 @@ import { handleArrow, setRovingCell } from "./boardnav.js";
 import { ClockDisplay, deadlineOf, formatDeadline, formatSeconds, timeControlText } from "./clock.js";
 import { Chat } from "./chat.js";
 import { el, pathId } from "./dom.js";
-import { currentLanguage, errorText, gameWord, nameOf, pick, translatePage } from "./i18n.js";
-import { claimFromAddress, keepInvites, linksToHandOut } from "./invites.js";
+import { currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePage } from "./i18n.js";
+import { claimFromAddress, claimInviteSeat, keepInvites, linksToHandOut } from "./invites.js";
 import { LiveGame } from "./live.js";
 import { fillMoveList } from "./movelist.js";
 import { outcomeText } from "./outcome.js";
 import { loadPerson, showPerson } from "./person.js";
 import { MovePicker } from "./picker.js";
+import { playSound, setSound, soundOn } from "./sound.js";
 import { showCount, watchPerson } from "./turns.js";
 import { drawOffers, hasBot, readSeats } from "./seats.js";
 
@@ -45,7 +46,16 @@ const page = {
   focusKey: null, // the board cell the keyboard last visited
   keepBoardFocus: false, // a move chosen on the board: the focus goes back to it afterwards
   received: 0, // documents received other than replies to our own POSTs (see onDocument)
+  invite: null, // the invite code of the link this page was opened with, until the person takes the seat
+  person: undefined, // the browser's person (`GET /api/me`): null for nobody, undefined until known
+  signInAsked: false, // a rated game refused this browser a seat: it needs a signed-in player
+  flipped: false, // the reader turned the board half a turn from their own side
+  pendingMove: null, // a move waiting for the person's confirmation (see `confirmMoves`)
+  lowTimeWarned: false, // the "low time" sound was played for this game
 };
+
+const COORDS = "ludotheque.coords";
+const CONFIRM = "ludotheque.confirm";
 
 const clocks = new ClockDisplay(renderClocks);
 // The board of a game that ships none of its own (see the catalog's `board`).
@@ -56,7 +66,8 @@ start().catch((error) => showMessage(errorText(lang, error)));
 let chat = null;
 
 async function start() {
-  loadPerson().then((person) => {
+  const personLoaded = loadPerson().then((person) => {
+    page.person = person;
     showPerson(person, t);
     if (person) watchPerson((message) => message.type === "turns" && showCount(message.count));
   });
@@ -72,6 +83,8 @@ async function start() {
   try {
     const claimed = await claimFromAddress(page.id, await heldSeats(page.id));
     seat = claimed.seat;
+    page.invite = claimed.invite;
+    if (page.invite) await personLoaded;
     if (claimed.problem) showMessage(t(claimed.problem === "claimed" ? "game.inviteClaimed" : "game.inviteInvalid"));
     page.held = new Set(await heldSeats(page.id));
   } catch (error) {
@@ -109,7 +122,9 @@ async function onDocument(doc, { isReply = false, sentAt = null } = {}) {
   if (isReply && page.doc && doc.moves.length < page.doc.moves.length) return;
   if (sentAt !== null && page.received !== sentAt) return;
   if (!isReply) page.received += 1;
+  const before = page.doc;
   page.doc = doc;
+  if (before && before.moves.length !== doc.moves.length) page.pendingMove = null;
   page.viewsByPly.set(doc.moves.length, doc.view);
   if (first || !page.board || page.boardOf !== doc.game) {
     page.board = await loadBoard(doc.game);
@@ -124,12 +139,25 @@ async function onDocument(doc, { isReply = false, sentAt = null } = {}) {
     return;
   }
   chat.setSeat(typeof doc.seat === "number" ? doc.seat : null);
+  if (before && before.id === doc.id) soundsOf(before, doc);
   page.picker.setLegal(doc.legal_moves ?? [], doc.view);
   if (doc.status !== "over") page.replayPly = null;
   if (doc.status !== "playing") page.askingResign = false;
   render();
   $("#game").setAttribute("aria-busy", "false");
   document.body.dataset.ready = "true";
+}
+
+/** A move played since the last document: its sound; then "your turn" when it became the reader's. */
+function soundsOf(before, doc) {
+  if (doc.moves.length > before.moves.length) {
+    const last = doc.moves.at(-1) ?? "";
+    // The board may tell a capture (from the move's text, or the views before and after it);
+    // else a capture is written with an "x".
+    playSound(page.board.isCapture?.(last, before.view, doc.view) ?? /x/.test(last) ? "capture" : "move");
+  }
+  const mine = (d) => d.status === "playing" && d.to_move === d.view?.viewer && (d.legal_moves ?? []).length > 0;
+  if (mine(doc) && !mine(before) && doc.moves.length > before.moves.length) setTimeout(() => playSound("turn"), 150);
 }
 
 /** The game's facts from the catalog (titles, variant, phase and reason names), if it answered. */
@@ -155,6 +183,7 @@ function setupStaticParts(doc) {
   const rules = $("#rules-link");
   rules.href = `/rules/${encodeURIComponent(doc.game)}`;
   $("#memory-option").hidden = !page.board.hasMemoryMode;
+  $("#flip-board").hidden = typeof page.board.readerTurn !== "function";
   document.body.dataset.game = doc.game;
 }
 
@@ -164,6 +193,7 @@ function render() {
   const doc = page.doc;
   renderTurn(doc);
   renderResult(doc);
+  renderTakeSeat(doc);
   renderBoard();
   renderChoices();
   renderMoveForm(doc);
@@ -194,7 +224,9 @@ function renderTurn(doc) {
     text = t("game.yourTurn", { who: seatName(doc.to_move) });
   } else text = doc.to_move === null ? "" : t("game.toMove", { who: seatName(doc.to_move) });
   const who = me === null ? t("game.spectator") : t("game.youAre", { who: seatName(me) });
-  element.replaceChildren(el("strong", {}, text), " ", el("span", { class: "muted" }, who));
+  const teams = page.board.teamsText?.(doc.view, me, lang);
+  element.replaceChildren(el("strong", {}, text), " ", el("span", { class: "muted" }, who),
+    teams ? el("span", { class: "teams" }, ` — ${teams}`) : "");
   element.classList.toggle("my-turn", doc.to_move === me && doc.legal_moves.length > 0);
 }
 
@@ -209,6 +241,96 @@ function renderResult(doc) {
   })));
   const winners = result.winners ?? [];
   banner.classList.toggle("win", mine.length < doc.players && mine.some((seat) => winners.includes(seat)));
+}
+
+/**
+ * The seat a link offers (an invite link's, or an open seat's `?join=n`), described before it is
+ * taken: "Take this seat — rated, 1+0, against Ada". Only the person's click takes it, never the
+ * page's load. A rated game needs a signed-in player: a guest is told so, with a sign-in link
+ * that comes back here.
+ */
+function renderTakeSeat(doc) {
+  const box = $("#take-seat");
+  const offered = offeredSeat(doc);
+  const signedIn = Boolean(page.person && !page.person.guest);
+  const needsAccount = doc.rated && (page.signInAsked || (page.person !== undefined && !signedIn));
+  box.hidden = !offered && !page.signInAsked;
+  if (box.hidden) {
+    box.replaceChildren();
+    return;
+  }
+  if (needsAccount) {
+    const link = el("a", { class: "sign-in-link", href: signInPath() }, t("game.signInToPlay"));
+    box.replaceChildren(el("p", {}, t("game.ratedNeedsAccount"), " ", link));
+    return;
+  }
+  const label = takeSeatLabel(doc);
+  const focused = document.activeElement?.id === "take-seat-button";
+  const button = el("button", { type: "button", class: "primary", id: "take-seat-button",
+    onclick: () => (offered.invite ? takeInvite() : joinSeat(offered.seat)) }, label);
+  box.replaceChildren(button);
+  if (focused) button.focus();
+}
+
+/** `{invite: true}` for an invite link whose seat still waits, `{seat}` for a join link's open seat, else null. */
+function offeredSeat(doc) {
+  if (doc.status === "over") return null;
+  const seats = readSeats(doc);
+  if (page.invite && seats.some((seat) => seat.kind === "invite")) return { invite: true };
+  const asked = new URLSearchParams(location.search).get("join");
+  const open = seats.find((seat) => seat.kind === "open" && String(seat.seat) === asked);
+  return open && !page.held.has(open.seat) ? { seat: open.seat } : null;
+}
+
+/** "Take this seat — rated, 1+0, against Ada" (the other players: with them, in a game of more than two). */
+function takeSeatLabel(doc) {
+  const others = readSeats(doc).filter((seat) => seat.kind === "human" || seat.kind === "bot")
+    .map((seat) => doc.seats?.[seat.seat]?.player || seatHolder(seat));
+  const values = { rating: t(doc.rated ? "game.ratedWord" : "game.casualWord"), clock: shortClock(doc.clock),
+    who: others.join(t("result.and")) };
+  if (others.length === 0) return t("game.takeSeatPlain", values);
+  return t(doc.players > 2 ? "game.takeSeatWith" : "game.takeSeatAgainst", values);
+}
+
+/** A time control in few words: "1+0" (minutes + seconds a move), "3 d per move", "no clock". */
+function shortClock(clock) {
+  if (clock?.type === "fischer") return `${clock.minutes}+${clock.increment ?? 0}`;
+  return timeControlText(clock, t) ?? t("game.noClock");
+}
+
+/** The account page, coming back to this game (and its link) once signed in. */
+function signInPath() {
+  const back = new URL(location.pathname, location.origin);
+  if (page.invite) back.searchParams.set("invite", page.invite);
+  const join = new URLSearchParams(location.search).get("join");
+  if (join !== null) back.searchParams.set("join", join);
+  return `/account?next=${encodeURIComponent(back.pathname + back.search)}`;
+}
+
+/** The person's click on an invite link's seat. */
+async function takeInvite() {
+  const code = page.invite;
+  if (!code || page.busy) return;
+  page.busy = true;
+  try {
+    const { seat, problem } = await claimInviteSeat(page.id, code);
+    if (problem === "signIn") {
+      page.signInAsked = true;
+    } else if (problem) {
+      page.invite = null;
+      showMessage(typeof problem === "string"
+        ? t(problem === "claimed" ? "game.inviteClaimed" : "game.inviteInvalid") : errorText(lang, problem));
+    } else {
+      page.invite = null;
+      page.held.add(seat);
+      page.live.connect(seat);
+    }
+  } catch (error) {
+    showMessage(errorText(lang, error));
+  } finally {
+    page.busy = false;
+  }
+  render();
 }
 
 function currentView() {
@@ -227,6 +349,7 @@ function renderBoard() {
     chosenKeys: new Set(tokens.map((token) => page.board.keyOf(token)).filter((key) => key !== null)),
     lastKeys: new Set(lastMoveKeys()),
     memory: $("#memory").checked,
+    turn: (page.board.readerTurn?.(currentView(), mySeat()) ?? 0) + (page.flipped ? 2 : 0),
   };
   const hadFocus = page.keepBoardFocus || container.contains(document.activeElement);
   page.focusKey = document.activeElement?.closest?.("#board [data-key]")?.dataset?.key ?? page.focusKey;
@@ -252,6 +375,13 @@ function lastMoveKeys() {
 function renderChoices() {
   const bar = $("#choices");
   bar.replaceChildren();
+  if (page.pendingMove !== null) {
+    bar.append(el("span", { class: "prompt" }, t("game.confirmMove", { move: page.pendingMove })),
+      el("button", { type: "button", class: "choice confirm-move", onclick: () => submitMove(page.pendingMove, { confirmed: true }) },
+        t("game.confirmYes")),
+      el("button", { type: "button", class: "secondary", onclick: cancelSelection }, t("game.confirmNo")));
+    return;
+  }
   if (page.replayPly !== null || !page.picker.isActive) return;
   const next = page.picker.next();
   const buttons = next.filter((choice) => choice.key === null);
@@ -404,6 +534,11 @@ function renderClocks(state) {
     element.textContent = formatSeconds(state.seconds[seat], lang === "fr" ? "j" : "d");
     element.classList.toggle("running", state.running === seat);
     element.classList.toggle("low", state.seconds[seat] < 30);
+    if (seat === mySeat() && state.running === seat && state.seconds[seat] < 30 && !page.lowTimeWarned
+        && page.doc?.clock?.type === "fischer") {
+      page.lowTimeWarned = true;
+      playSound("lowTime");
+    }
     element.setAttribute("aria-label", `${t("game.clock")} ${seatName(seat)}: ${element.textContent}`);
   }
 }
@@ -435,7 +570,10 @@ function renderActions(doc) {
   } else if (playing) {
     actions.append(button("game.resign", () => askResign(true), { "data-action": "ask-resign", class: "danger" }));
     actions.append(...drawButtons(doc, me, action, button));
-    if (doc.can_take_back ?? (hasBot(doc) && doc.moves.length > 0)) actions.append(action("game.takeback", "takeback"));
+    // No takeback in a rated game (the server refuses it: `rated_takeback`).
+    if (!doc.rated && (doc.can_take_back ?? (hasBot(doc) && doc.moves.length > 0))) {
+      actions.append(action("game.takeback", "takeback"));
+    }
   }
   if (me !== null && doc.status === "over") {
     actions.append(action(doc.rematch ? "game.joinRematch" : "game.rematch", "rematch"));
@@ -475,7 +613,7 @@ function renderMoves(doc) {
   $("#replay").hidden = !isOver;
   if (isOver) {
     const at = page.replayPly ?? doc.moves.length;
-    $("#replay-at").textContent = t("game.replayAt", { n: at, total: doc.moves.length });
+    $("#replay-at").textContent = plural(lang, "game.replayAt", { n: at, total: doc.moves.length });
   }
   const scroller = $("#moves-scroll");
   if (focusedPly) list.querySelector(`[data-ply="${focusedPly}"]`)?.focus();
@@ -531,9 +669,40 @@ function wireControls() {
     $("#move-text").focus();
   });
   $("#memory").addEventListener("change", () => render());
+  wireOptions();
   for (const button of document.querySelectorAll("#replay [data-step]")) {
     button.addEventListener("click", () => stepReplay(button.dataset.step));
   }
+}
+
+/** The board and sound options: turn the board, coordinates, sounds and move confirmation (remembered). */
+function wireOptions() {
+  const flip = $("#flip-board");
+  flip.addEventListener("click", () => {
+    page.flipped = !page.flipped;
+    flip.setAttribute("aria-pressed", String(page.flipped));
+    if (page.doc) renderBoard();
+  });
+  const coords = $("#coords-switch");
+  const showCoords = (on) => {
+    document.body.classList.toggle("no-coords", !on);
+    coords.setAttribute("aria-pressed", String(on));
+  };
+  showCoords(localStorage.getItem(COORDS) !== "off");
+  coords.addEventListener("click", () => {
+    const on = coords.getAttribute("aria-pressed") !== "true";
+    localStorage.setItem(COORDS, on ? "on" : "off");
+    showCoords(on);
+  });
+  const sound = $("#sound-switch");
+  sound.setAttribute("aria-pressed", String(soundOn()));
+  sound.addEventListener("click", () => {
+    setSound(!soundOn());
+    sound.setAttribute("aria-pressed", String(soundOn()));
+  });
+  const confirm = $("#confirm-moves");
+  confirm.value = localStorage.getItem(CONFIRM) ?? "correspondence";
+  confirm.addEventListener("change", () => localStorage.setItem(CONFIRM, confirm.value));
 }
 
 const REPLAY_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
@@ -591,14 +760,35 @@ function chooseToken(token) {
 }
 
 function cancelSelection() {
+  if (page.pendingMove !== null) {
+    page.pendingMove = null;
+    page.picker.reset();
+    renderBoard();
+    renderChoices();
+    $("#board").focus();
+    return;
+  }
   if (!page.picker || !page.picker.hasSelection) return;
   page.picker.reset();
   renderBoard();
   renderChoices();
 }
 
-async function submitMove(text) {
+/** Whether a move waits for "Confirm" first: the person's choice (by default, in correspondence games). */
+function confirmMoves() {
+  const choice = localStorage.getItem(CONFIRM) ?? "correspondence";
+  return choice === "always" || (choice === "correspondence" && page.doc?.clock?.type === "correspondence");
+}
+
+async function submitMove(text, { confirmed = false } = {}) {
   if (page.busy) return null;
+  if (!confirmed && confirmMoves()) {
+    page.pendingMove = text;
+    renderChoices();
+    $("#choices .confirm-move")?.focus();
+    return null;
+  }
+  page.pendingMove = null;
   page.busy = true;
   // A move built on the board (or its choice buttons) hands the focus back to the board.
   page.keepBoardFocus = Boolean(document.activeElement?.closest?.("#board, #choices"));
@@ -626,7 +816,7 @@ async function submitMove(text) {
 async function randomSetup() {
   while (page.doc && page.board.randomChoice?.(page.doc.view) && page.doc.legal_moves.length > 0) {
     const legal = page.doc.legal_moves;
-    const doc = await submitMove(legal[Math.floor(Math.random() * legal.length)]);
+    const doc = await submitMove(legal[Math.floor(Math.random() * legal.length)], { confirmed: true });
     if (!doc) break;
   }
 }
@@ -694,7 +884,11 @@ async function joinSeat(seat) {
     page.held.add(seat);
     page.live.connect(seat);
   } catch (error) {
-    showMessage(errorText(lang, error));
+    if (error instanceof ApiError && error.code === "sign_in_required") {
+      page.signInAsked = true;
+      render();
+      $("#take-seat a")?.focus();
+    } else showMessage(errorText(lang, error));
   }
 }
 

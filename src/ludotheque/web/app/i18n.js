@@ -40,6 +40,25 @@ export function translator(lang) {
     (table[key] ?? TEXTS.en[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
+/**
+ * The plural form of `key` that fits its count (`Intl.PluralRules` of `lang`): `key.one`,
+ * `key.other`... filled with `values`. The count is `values.n`, or the value `key.by` names (a
+ * language may agree its noun with another number: "after 2 of 5 moves", "après 2 coups sur 5").
+ *
+ * >>> plural("fr", "lobby.yourTurnCount", { n: 2 })   // "À vous de jouer dans 2 parties."
+ */
+export function plural(lang, key, values = {}) {
+  const t = translator(lang);
+  const by = t(`${key}.by`);
+  const count = Number(values[by === `${key}.by` ? "n" : by]);
+  const form = new Intl.PluralRules(lang).select(Number.isFinite(count) ? count : 0);
+  for (const name of [`${key}.${form}`, `${key}.other`]) {
+    const text = t(name, values);
+    if (text !== name) return text;
+  }
+  return t(key, values);
+}
+
 /** The translation of `prefix.value` (a level name, a generic phase), or `value` itself. */
 export function nameOf(t, prefix, value) {
   const key = `${prefix}.${value}`;

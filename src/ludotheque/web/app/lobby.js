@@ -6,7 +6,7 @@
 
 import { api, gamePath, inviteHandoff } from "./api.js";
 import { el } from "./dom.js";
-import { currentLanguage, errorText, gameWord, nameOf, pick, translatePage } from "./i18n.js";
+import { currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePage } from "./i18n.js";
 import { formatDeadline, timeControlText } from "./clock.js";
 import { loadPerson, showPerson } from "./person.js";
 import { notify, showCount, watchPerson } from "./turns.js";
@@ -64,7 +64,7 @@ function gameTitle(gameId) {
 
 function showTurnCount(count) {
   showCount(count);
-  $("#turn-count").textContent = count > 0 ? t("lobby.yourTurnCount", { n: count }) : "";
+  $("#turn-count").textContent = count > 0 ? plural(lang, "lobby.yourTurnCount", { n: count }) : "";
 }
 
 function wireNotifications() {

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { timeControlText } from "./clock.js";
 import { el, svg } from "./dom.js";
-import { currentLanguage, errorText, gameWord, pick, translatePage } from "./i18n.js";
+import { currentLanguage, errorText, gameWord, pick, plural, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
 
 const lang = currentLanguage();
@@ -64,7 +64,7 @@ function chart(rating) {
   const height = 120;
   const x = (index) => 30 + (index * (width - 40)) / Math.max(1, points.length - 1);
   const y = (value) => 10 + ((high - value) * (height - 30)) / (high - low);
-  const label = t("player.chartLabel", { category: categoryWords(rating.category),
+  const label = plural(lang, "player.chartLabel", { category: categoryWords(rating.category),
     from: values[0], to: values.at(-1), n: rating.history.length });
   const figure = el("figure", { class: "chart", "data-category": rating.category });
   const drawing = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, class: "chart-svg" },
@@ -84,7 +84,8 @@ async function loadGames() {
     const answer = await api("GET", `/api/players/${encodeURIComponent(name)}/games?${query}`);
     fillGames($("#games"), answer.games);
     const count = (outcome) => answer.games.filter((game) => game.outcome === outcome).length;
-    $("#tally").textContent = t("player.tally", { won: count("won"), lost: count("lost"), drawn: count("drawn") });
+    const counted = (outcome) => plural(lang, `player.${outcome}`, { n: count(outcome) });
+    $("#tally").textContent = t("player.tally", { won: counted("won"), lost: counted("lost"), drawn: counted("drawn") });
   } catch (error) {
     $("#player-message").textContent = errorText(lang, error);
   }

@@ -12,7 +12,7 @@
  */
 
 import { svg } from "../app/dom.js";
-import { boardRoot, cellOfToken, label, mark, squareRing } from "../app/boardkit.js";
+import { boardRoot, cellOfToken, label, mark, squareRing, turner } from "../app/boardkit.js";
 
 export const id = "expion";
 
@@ -35,14 +35,14 @@ const WORDS = {
     marble: "bille", expion: "EX*PION", special: "case spéciale", camp: "camp", empty: "case vide",
     to: "vers", toMove: "Camp au trait", marbles: "Billes", firstCapture: "Première prise faite",
     quiet: "Coups sans prise ni poussée", eliminated: "Éliminés", yes: "oui", no: "non",
-    board: "Plateau d'Ex*Pion", and: " et ",
+    board: "Plateau d'Ex*Pion", and: " et ", teams: "Équipes", you: "vous", against: "contre",
   },
   en: {
     camps: { N: "North", E: "East", S: "South", W: "West" }, letters: { N: "N", E: "E", S: "S", W: "W" },
     marble: "marble", expion: "EX*PION", special: "special cell", camp: "camp", empty: "empty cell",
     to: "to", toMove: "Camp to move", marbles: "Marbles", firstCapture: "First capture made",
     quiet: "Moves without capture or push", eliminated: "Eliminated", yes: "yes", no: "no",
-    board: "Ex*Pion board", and: " and ",
+    board: "Ex*Pion board", and: " and ", teams: "Teams", you: "you", against: "against",
   },
 };
 const words = (lang) => WORDS[lang] || WORDS.en;
@@ -82,6 +82,40 @@ export function movers(moves, players, view = lastView) {
   return moves.map((_, index) => (holders.length > 0 ? holders[index % holders.length] : index % players));
 }
 
+// Quarter turns (clockwise) that bring a camp's side to the bottom of the board (South's is).
+const CAMP_TURNS = { S: 0, E: 1, N: 2, W: 3 };
+
+/** The board turned so that the reader's first camp is at the bottom (South's board unturned). */
+export function readerTurn(view, seat) {
+  const camps = campsOf(seat, view);
+  if (camps.length === 0 || camps.includes("S")) return 0;
+  return CAMP_TURNS[camps[0]] ?? 0;
+}
+
+/**
+ * The teams in words, to the reader: "you and South against East and West" (a player holding a
+ * team's two camps: "you (North and South) against ..."); to a spectator, "North and South
+ * against East and West". Null where the view names no two teams.
+ */
+export function teamsText(view, seat, lang) {
+  const w = words(lang);
+  const teams = (view?.teams ?? []).map((team) => team.camps);
+  if (teams.length !== 2 || teams.some((camps) => camps.length === 0)) return null;
+  const names = (camps) => camps.map((camp) => w.camps[camp]).join(w.and);
+  const mine = typeof seat === "number" ? campsOf(seat, view) : [];
+  const own = teams.findIndex((camps) => camps.some((camp) => mine.includes(camp)));
+  if (own < 0) return `${names(teams[0])} ${w.against} ${names(teams[1])}`;
+  const partners = teams[own].filter((camp) => !mine.includes(camp));
+  const us = partners.length > 0 ? `${w.you}${w.and}${names(partners)}` : `${w.you} (${names(teams[own])})`;
+  return `${us} ${w.against} ${names(teams[1 - own])}`;
+}
+
+/** A move that took marbles (Ex*Pion writes no capture in its notation): fewer marbles after it. */
+export function isCapture(text, before, after) {
+  const total = (view) => Object.values(view?.marbles ?? {}).reduce((sum, count) => sum + count, 0);
+  return Boolean(before?.marbles && after?.marbles) && total(after) < total(before);
+}
+
 export function paths(text, view = null) {
   remember(view);
   const [from, to] = text.split("-");
@@ -103,28 +137,32 @@ export function render(view, marks, lang) {
   const files = Math.max(...view.layout.map((row) => row.length));
   const width = files * C + 2 * PAD;
   const height = ranks * C + 2 * PAD;
-  const root = boardRoot(width, height, w.board);
-  root.append(svg("rect", { x: PAD - 8, y: PAD - 8, width: files * C + 16, height: ranks * C + 16, rx: 16, class: "expion-frame" }));
+  const turn = turner(width, height, marks.turn ?? 0);
+  const root = boardRoot(turn.width, turn.height, w.board);
+  root.append(svg("rect", { ...turn.rect(PAD - 8, PAD - 8, files * C + 16, ranks * C + 16), rx: 16, class: "expion-frame" }));
   const board = {
     view,
     specials: new Set(view.special_cells ?? []),
     teamOf: Object.fromEntries((view.teams ?? []).flatMap((team, index) => team.camps.map((camp) => [camp, index]))),
     marks,
     w,
+    turn,
   };
   view.layout.forEach((row, rowIndex) => {
     const rank = ranks - 1 - rowIndex;
     [...row].forEach((code, file) => {
       if (code === " ") return;
-      const cell = { name: `${FILES[file]}${rank + 1}`, x: PAD + file * C, y: PAD + rowIndex * C };
+      const [x, y] = turn.cell(PAD + file * C, PAD + rowIndex * C, C);
+      const cell = { name: `${FILES[file]}${rank + 1}`, x, y };
       root.append(cellElement(board, code, cell));
     });
   });
+  // Coordinates beside the files and ranks, wherever the turn puts them.
   for (let i = 0; i < files; i += 1) {
-    root.append(label(PAD + i * C + C / 2, height - PAD / 2 + 2, FILES[i], "coord", 12));
+    root.append(label(...turn.point(PAD + i * C + C / 2, height - PAD / 2 + 2), FILES[i], "coord", 12));
   }
   for (let i = 0; i < ranks; i += 1) {
-    root.append(label(PAD / 2 - 2, PAD + (ranks - 1 - i) * C + C / 2, String(i + 1), "coord", 12));
+    root.append(label(...turn.point(PAD / 2 - 2, PAD + (ranks - 1 - i) * C + C / 2), String(i + 1), "coord", 12));
   }
   return root;
 }
@@ -164,7 +202,7 @@ function marblePiece(cx, cy, camp, shapeName, w) {
     : svg("circle", { cx, cy, r, fill: colours.fill, class: "expion-marble" });
   const group = svg("g", {});
   group.append(shape, label(cx, cy + 1, w.letters[camp], "piece-letter", 17));
-  group.lastChild.setAttribute("style", `fill:${colours.text}`);
+  group.lastChild.style.fill = colours.text;
   return group;
 }
 

@@ -13,7 +13,7 @@
  */
 
 import { svg } from "../app/dom.js";
-import { boardRoot, cellOfToken, label, mark, squareRing } from "../app/boardkit.js";
+import { boardRoot, cellOfToken, label, mark, squareRing, turner } from "../app/boardkit.js";
 
 export const id = "plimil";
 export const hasMemoryMode = true;
@@ -62,10 +62,15 @@ export function seatBadge(seat) {
   return ["B", "R"][seat] ?? String(seat + 1);
 }
 
+// The endings of the rules file, whose scores are the blocks showing each colour.
+const COUNTED_ENDINGS = new Set(["rule_of_7", "two_passes", "repetition", "hundred_plies"]);
+
 /** The scores in words: how many blocks show each player's colour. */
 export function scoreText(result, lang) {
   const w = words(lang);
   const scores = result.scores ?? [];
+  // Only the rules' endings count blocks; a resignation's or a timeout's scores are won/lost (±1).
+  if (!COUNTED_ENDINGS.has(result.reason)) return null;
   // Equal scores say nothing the reason does not (a tie broken by pieces, a draw).
   if (scores.length !== 2 || scores[0] === scores[1]) return null;
   return `${w.blocks} ${scores.map((score, seat) => `${w.seats[seat]} ${score}`).join(", ")}`;
@@ -128,21 +133,21 @@ function pendingSetup(view, tokens) {
 export function render(view, marks, lang) {
   const w = words(lang);
   const size = 8 * C + 2 * PAD;
+  const turn = turner(size, size, marks.turn ?? 0);
   const root = boardRoot(size, size, w.board);
   root.append(svg("circle", { cx: size / 2, cy: size / 2, r: 4.35 * C, class: "plimil-disc" }));
   const setup = pendingSetup(view, marks.tokens);
-  for (const entry of view.board) root.append(cellElement(view, entry, setup, marks, w));
+  for (const entry of view.board) root.append(cellElement(view, entry, setup, marks, w, turn));
   for (let i = 0; i < 8; i += 1) {
-    root.append(label(PAD + i * C + C / 2, size - 12, FILES[i], "coord", 13));
-    root.append(label(14, PAD + (7 - i) * C + C / 2, String(i + 1), "coord", 13));
+    root.append(label(...turn.point(PAD + i * C + C / 2, size - 12), FILES[i], "coord", 13));
+    root.append(label(...turn.point(14, PAD + (7 - i) * C + C / 2), String(i + 1), "coord", 13));
   }
   return root;
 }
 
-function cellElement(view, entry, setup, marks, w) {
+function cellElement(view, entry, setup, marks, w, turn) {
   const name = entry.cell;
-  const x = PAD + FILES.indexOf(name[0]) * C;
-  const y = PAD + (8 - Number(name[1])) * C;
+  const [x, y] = turn.cell(PAD + FILES.indexOf(name[0]) * C, PAD + (8 - Number(name[1])) * C, C);
   const group = svg("g", {});
   const zone = ZONE_CLASS[entry.zone] ?? "none";
   group.append(svg("rect", { x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 10, class: `plimil-cell zone-${zone}` }));
@@ -155,7 +160,7 @@ function cellElement(view, entry, setup, marks, w) {
   let text = `${name}: `;
   if (block) {
     const balls = setup.cell === name && setup.balls ? setup.balls : block.balls;
-    group.append(blockShape(x, y, block, w));
+    group.append(blockShape(x, y, block, turn.quarter === 2));
     if (!memory) group.append(ballColumn(x, y, balls, entry.window));
     text += `${w.block} ${w.colours[block.colour]} (${block.colour}) ${w.of} ${w.seats[block.owner]}`;
     if (block.flips) text += `, ${w.flips} ${block.flips}×`;
@@ -181,17 +186,17 @@ function stemMark(x, y, stem) {
   return group;
 }
 
-function blockShape(x, y, block, w) {
+function blockShape(x, y, block, turned) {
   const group = svg("g", { class: "plimil-block" });
   const colour = block.colour;
   group.append(svg("rect", { x: x + 10, y: y + 8, width: 34, height: 34, rx: 7, fill: COLOURS[colour] ?? "#999", class: `block-body owner-${block.owner}` }));
   const letter = label(x + 27, y + 25, colour, "piece-letter", 18);
-  letter.setAttribute("style", `fill:${TEXT_ON[colour] ?? "#000"}`);
+  letter.style.fill = TEXT_ON[colour] ?? "#000";
   group.append(letter);
-  // The owner: a notch on the side of the owner's camp (Blue below, Red above).
-  const notchY = block.owner === 0 ? y + 44 : y + 2;
+  // The owner: a notch on the side of the owner's camp (Blue below, Red above; the other way
+  // round on a board turned for Red).
+  const notchY = (block.owner === 0) !== turned ? y + 44 : y + 2;
   group.append(svg("rect", { x: x + 19, y: notchY, width: 16, height: 4, rx: 2, class: "owner-notch" }));
-  void w;
   return group;
 }
 
@@ -205,9 +210,14 @@ function ballColumn(x, y, balls, windowSlot) {
     const cy = y + 12 + row * 14;
     group.append(svg("circle", { cx, cy, r: 6, fill: ball ? COLOURS[ball] : "#ffffff", class: `ball${slot === windowSlot ? " window" : ""}${ball ? "" : " unknown"}` }));
     group.append(label(cx, cy + 0.5, ball ?? "?", "ball-letter", 8));
-    group.lastChild.setAttribute("style", `fill:${ball ? TEXT_ON[ball] : "#6f6354"}`);
+    group.lastChild.style.fill = ball ? TEXT_ON[ball] : "#6f6354";
   });
   return group;
+}
+
+/** Red reads the board turned half a turn: their camp at the bottom. */
+export function readerTurn(view, seat) {
+  return seat === 1 ? 2 : 0;
 }
 
 export function randomChoice(view) {

@@ -51,6 +51,11 @@ export function seatName(seat, players, lang) {
   return words(lang).seats[seat] ?? `#${seat + 1}`;
 }
 
+/** Pylos takes no opponent's ball: its "x" is a player taking back their own balls (a plain move's sound). */
+export function isCapture() {
+  return false;
+}
+
 /** What the current step asks, in words: after a square, to take back one or two balls. */
 export function prompt(view, chosen, { next = [], lang = "en" } = {}) {
   const w = words(lang);
