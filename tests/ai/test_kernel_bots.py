@@ -34,7 +34,7 @@ from ludotheque.ai.compiled import ISMCTS_WORLDS, kernel_plan
 from ludotheque.core import Game, State
 from ludotheque.core.contract import LevelSpec
 from ludotheque.engines.compiled import AVAILABLE, SearchResult
-from ludotheque.engines.pylos import kernel as pylos_kernel
+from ludotheque.engines.pylos import search as pylos_search
 from tests.extension.nim.rules import NimGame
 
 from .conftest import played_states
@@ -167,8 +167,8 @@ def test_a_game_without_a_kernel_plays_its_levels_and_baselines_on_the_plain_eng
 def test_a_kernel_without_the_search_leaves_the_level_on_the_plain_engine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delattr(pylos_kernel, "alphabeta")
-    monkeypatch.delattr(pylos_kernel, "uct")
+    monkeypatch.delattr(pylos_search, "alphabeta")
+    monkeypatch.delattr(pylos_search, "uct")
     hard = ai.bot("hard", PYLOS, seed=3)
     assert type(hard) is AlphaBetaBot
     state = middle_states()[0]
@@ -217,12 +217,12 @@ class Recorder:
 
 
 @pytest.fixture
-def hidden() -> Iterator[tuple[Game, ModuleType]]:
+def hidden() -> Iterator[tuple[Game, ModuleType, ModuleType]]:
     game = ludotheque.load("imbrication")
-    kernel = game.info.load_kernel()
-    if kernel is None:
+    kernel, searches = game.info.load_kernel(), game.info.load_searches()
+    if kernel is None or searches is None:
         pytest.skip("the Imbrication kernel does not run here")
-    yield game, kernel
+    yield game, kernel, searches
 
 
 def secret_twins(game: Game) -> tuple[State, State]:
@@ -244,11 +244,12 @@ def secret_twins(game: Game) -> tuple[State, State]:
     ("pimc", LevelSpec("pimc", {"kernel": {"depth": 2, "nodes": 100, "samples": 3}})),
 ])
 def test_a_hidden_information_search_gets_determinizations_never_the_true_state(
-    hidden: tuple[Game, ModuleType], monkeypatch: pytest.MonkeyPatch, search: str, spec: LevelSpec,
+    hidden: tuple[Game, ModuleType, ModuleType], monkeypatch: pytest.MonkeyPatch, search: str,
+    spec: LevelSpec,
 ) -> None:
-    game, kernel = hidden
+    game, kernel, searches = hidden
     recorder = Recorder(kernel)
-    monkeypatch.setattr(kernel, search, recorder, raising=False)
+    monkeypatch.setattr(searches, search, recorder, raising=False)
     state, twin = secret_twins(game)
     player = state.to_move
     assert player is not None
@@ -264,11 +265,11 @@ def test_a_hidden_information_search_gets_determinizations_never_the_true_state(
 
 
 def test_a_hidden_information_game_s_baseline_is_the_kernel_s_ismcts_with_random_playouts(
-    hidden: tuple[Game, ModuleType], monkeypatch: pytest.MonkeyPatch,
+    hidden: tuple[Game, ModuleType, ModuleType], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    game, kernel = hidden
+    game, kernel, searches = hidden
     recorder = Recorder(kernel)
-    monkeypatch.setattr(kernel, "ismcts", recorder, raising=False)
+    monkeypatch.setattr(searches, "ismcts", recorder, raising=False)
     baseline = ai.bot("uct10k", game, seed=1)
     assert type(baseline) is KernelISMCTSBot and baseline.iterations == 10_000
     state, _ = secret_twins(game)
@@ -276,7 +277,7 @@ def test_a_hidden_information_game_s_baseline_is_the_kernel_s_ismcts_with_random
     worlds, options = recorder.calls[0]
     assert len(worlds) == ISMCTS_WORLDS
     assert set(options) == {"iterations", "exploration", "seed", "progress"}  # no leaf, no bias
-    monkeypatch.delattr(kernel, "ismcts")
+    monkeypatch.delattr(searches, "ismcts")
     fallback = ai.bot("uct10k", game, seed=1)
     assert type(fallback) is MCTSBot and fallback.algorithm == "ismcts"
     assert fallback.engine == "kernel playouts"
@@ -286,7 +287,7 @@ REAL_HIDDEN_SEARCHES = [
     (game_id, search) for game_id in ludotheque.games()
     for search in ("pimc", "ismcts")
     if ludotheque.load(game_id).has_hidden_information
-    and callable(getattr(ludotheque.load(game_id).info.load_kernel(), search, None))
+    and callable(getattr(ludotheque.load(game_id).info.load_searches(), search, None))
 ]
 SMALL = {"pimc": {"depth": 2, "nodes": 2_000, "samples": 3}, "ismcts": {"iterations": 200, "samples": 4}}
 

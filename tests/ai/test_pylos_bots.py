@@ -157,15 +157,15 @@ def test_hard_never_leaves_a_square_to_close_when_it_can_help_it(name: str, move
 
 @pytest.mark.skipif(PYLOS.info.load_kernel() is None, reason="the Pylos kernel does not run here")
 def test_the_trade_that_hard_takes_is_worth_more_than_the_block_by_many_random_playouts() -> None:
-    from ludotheque.engines.pylos import kernel
+    from ludotheque.engines.pylos import search
 
     state = position(TRADE_OFFERS[0])
     taken = ai.bot("hard", PYLOS, seed=0).choose(state)
     assert lets_opponent_close_a_square(state.play(taken)) and taken.removals
     [block] = [m for m in state.legal_moves() if not lets_opponent_close_a_square(state.play(m))]
     # The value for the mover (Dark) after each: minus UCT's value for Light, to move there.
-    after_trade = -kernel.uct(state.play(taken), iterations=50_000, seed=1).value
-    after_block = -kernel.uct(state.play(block), iterations=50_000, seed=1).value
+    after_trade = -search.uct(state.play(taken), iterations=50_000, seed=1).value
+    after_block = -search.uct(state.play(block), iterations=50_000, seed=1).value
     assert after_trade > after_block + 0.1
 
 

@@ -83,7 +83,7 @@ def test_alphabeta_values_agree_with_the_plain_alpha_beta(players: int, depth: i
     plain = AlphaBetaBot(game, rng=random.Random(0), evaluate=evaluate, depth=depth)
     for state in positions(players, 10 + depth, every=40 if depth == 3 else 20)[-8:]:
         expected = plain.analyse(state).value
-        found = kernel.alphabeta(state, depth=depth, nodes=10**7, seed=5)
+        found = search.alphabeta(state, depth=depth, nodes=10**7, seed=5)
         assert found.depth == depth or abs(found.value) == 1.0  # a proven result stops sooner
         if abs(expected) > 0.9 + 1e-9:  # a proven result (the plain one a little less per ply)
             assert found.value == (1.0 if expected > 0 else -1.0), state.ply
@@ -94,7 +94,7 @@ def test_alphabeta_values_agree_with_the_plain_alpha_beta(players: int, depth: i
 @needs_numba
 def test_alphabeta_pushes_the_expion_home_and_says_it_won() -> None:
     state = ExpionGame(players=2).position(PUSH_ROWS, camp="S")
-    found = kernel.alphabeta(state, depth=5, seed=0)
+    found = search.alphabeta(state, depth=5, seed=0)
     assert kernel.move_text(found.move) == "g5-h5" and found.value == 1.0
     assert found.depth == 1  # a proven win ends the deepening
     assert found.scores[list(found.moves).index(found.move)] == 1.0
@@ -106,7 +106,7 @@ def test_alphabeta_takes_its_wins_and_never_leaves_one_to_the_other_team(players
     checked = 0
     for seed in range(8):
         for state in positions(players, 20 + seed, every=60):
-            move = kernel.move_text(kernel.alphabeta(state, depth=2, nodes=200_000, seed=seed).move)
+            move = kernel.move_text(search.alphabeta(state, depth=2, nodes=200_000, seed=seed).move)
             wins = winning_moves(state)
             if wins:
                 assert move in wins
@@ -121,8 +121,8 @@ def test_alphabeta_takes_its_wins_and_never_leaves_one_to_the_other_team(players
 @needs_numba
 def test_alphabeta_is_a_pure_function_of_the_seed_within_its_budget() -> None:
     state = positions(4, 30)[3]
-    first = kernel.alphabeta(state, nodes=20_000, seed=1)
-    again = kernel.alphabeta(state, nodes=20_000, seed=1)
+    first = search.alphabeta(state, nodes=20_000, seed=1)
+    again = search.alphabeta(state, nodes=20_000, seed=1)
     assert (first.move, first.value, first.depth, first.nodes, first.line) == (
         again.move, again.value, again.depth, again.nodes, again.line)
     assert first.depth >= 2 and first.nodes <= 20_001
@@ -132,24 +132,24 @@ def test_alphabeta_is_a_pure_function_of_the_seed_within_its_budget() -> None:
         assert move in kernel.legal_moves(position)
         position = kernel.play(position, move)
     assert first.line[0] == first.move
-    seeds = {kernel.alphabeta(ExpionGame().new_state(), depth=1, seed=s).move for s in range(8)}
+    seeds = {search.alphabeta(ExpionGame().new_state(), depth=1, seed=s).move for s in range(8)}
     assert len(seeds) > 1  # equal moves: the seed breaks ties
 
 
 @needs_numba
 def test_a_budget_too_small_for_one_ply_still_searches_every_root_move() -> None:
     state = ExpionGame(players=2).new_state()
-    found = kernel.alphabeta(state, nodes=3, seed=0)
+    found = search.alphabeta(state, nodes=3, seed=0)
     assert found.depth == 1 and found.nodes <= 3 + len(found.moves) + 1
 
 
 @needs_numba
 def test_a_margin_picks_among_moves_close_to_the_best() -> None:
     state = positions(4, 40)[4]
-    exact = kernel.alphabeta(state, depth=1, seed=0)
+    exact = search.alphabeta(state, depth=1, seed=0)
     best = max(exact.scores)
     values = dict(zip(exact.moves.tolist(), exact.scores.tolist(), strict=True))
-    chosen = {kernel.alphabeta(state, depth=1, margin=0.08, seed=s).move for s in range(12)}
+    chosen = {search.alphabeta(state, depth=1, margin=0.08, seed=s).move for s in range(12)}
     assert all(values[move] >= best - 0.08 - 1e-9 for move in chosen)
 
 
@@ -157,8 +157,8 @@ def test_a_margin_picks_among_moves_close_to_the_best() -> None:
 @pytest.mark.parametrize("players", PLAYERS)
 def test_uct_is_a_pure_function_of_the_seed(players: int) -> None:
     state = positions(players, 50)[2]
-    first = kernel.uct(state, iterations=300, seed=4)
-    again = kernel.uct(state, iterations=300, seed=4)
+    first = search.uct(state, iterations=300, seed=4)
+    again = search.uct(state, iterations=300, seed=4)
     assert (first.move, first.value, first.line, first.scores.tolist()) == (
         again.move, again.value, again.line, again.scores.tolist())
     assert first.nodes == 300 and first.scores.sum() == 300
@@ -169,7 +169,7 @@ def test_uct_is_a_pure_function_of_the_seed(players: int) -> None:
 @needs_numba
 def test_uct_finds_the_winning_push() -> None:
     state = ExpionGame(players=2).position(PUSH_ROWS, camp="S")
-    found = kernel.uct(state, iterations=2_000, seed=0)
+    found = search.uct(state, iterations=2_000, seed=0)
     assert kernel.move_text(found.move) == "g5-h5" and found.value == 1.0
 
 
@@ -189,14 +189,14 @@ def test_the_bots_search_in_the_kernel_and_replay_alike() -> None:
 def test_bad_requests_are_refused() -> None:
     if not kernel.AVAILABLE:
         with pytest.raises(RuntimeError):
-            kernel.alphabeta(ExpionGame().new_state())
+            search.alphabeta(ExpionGame().new_state())
         return
     with pytest.raises(ValueError, match="weights"):
         search.weights_array({"tempo": 1.0})
     with pytest.raises(ValueError, match="iteration"):
-        kernel.uct(ExpionGame().new_state(), iterations=0)
+        search.uct(ExpionGame().new_state(), iterations=0)
     over = ExpionGame(players=2).position(PUSH_ROWS, camp="S").play("g5-h5")
-    for run in (kernel.alphabeta, kernel.uct):
+    for run in (search.alphabeta, search.uct):
         with pytest.raises(ValueError, match="over"):
             run(over)
 
@@ -206,10 +206,10 @@ def test_the_searches_run_when_loaded_from_numba_s_cache() -> None:
     # A compiled function calling a self-recursive one breaks once loaded from the cache (Numba
     # 0.68): the searches, compiled by the tests above, run again in a fresh interpreter.
     code = (
-        "from ludotheque.engines.expion import kernel\n"
+        "from ludotheque.engines.expion import search\n"
         "from ludotheque.engines.expion.rules import ExpionGame\n"
         "state = ExpionGame(players=3).new_state()\n"
-        "found = kernel.alphabeta(state, depth=3, nodes=50_000), kernel.uct(state, iterations=20)\n"
+        "found = search.alphabeta(state, depth=3, nodes=50_000), search.uct(state, iterations=20)\n"
         "print(found[0].depth, found[1].nodes)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

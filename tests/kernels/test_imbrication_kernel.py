@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -177,23 +175,6 @@ def test_placement_ban_and_territories_are_board_py_s() -> None:
 
 
 @needs_numba
-def test_playouts_are_a_pure_function_of_the_seed() -> None:
-    state = kernel.random_position(0, 10)
-    first = kernel.playouts(state, 200, seed=9)
-    again = kernel.playouts(state, 200, seed=9)
-    other = kernel.playouts(state, 200, seed=10)
-    assert first.wins.tolist() == again.wins.tolist() and first.lengths.tolist() == again.lengths.tolist()
-    assert first.lengths.tolist() != other.lengths.tolist()
-    assert int(first.wins.sum()) + first.draws == 200 and (first.lengths > 0).all()
-    codes, final = kernel.trace_playout(state, seed=9)
-    assert len(codes) == kernel.playouts(state, 1, seed=9).lengths[0]
-    for code in codes:
-        state = state.play(kernel.move_text(code))
-    assert state.is_over and final.is_over and kernel.from_state(state) == final
-    assert state.result() == final.result()
-
-
-@needs_numba
 def test_a_position_with_more_moves_than_the_buffer_is_played_again_the_same_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -215,17 +196,6 @@ def test_generate_counts_the_moves_past_a_full_buffer() -> None:
     paths = np.empty((0, kernel.PATH_WIDTH), dtype=np.int8)
     assert kernel.generate(*position.words, position.line, moves, paths) == 64
     assert moves[:, 0].tolist() == [0, 1, 2]
-
-
-@needs_numba
-def test_playouts_of_a_finished_game_repeat_its_result() -> None:
-    state = kernel.random_position(1, 999)
-    assert state.is_over
-    wins, draws, lengths = kernel.playouts(state, 5)
-    winners = state.result().winners
-    assert (wins.tolist(), draws) == (([5 if p in winners else 0 for p in (0, 1)], 0) if winners
-                                      else ([0, 0], 5))
-    assert lengths.sum() == 0
 
 
 @needs_numba
@@ -285,17 +255,3 @@ def test_play_refuses_an_illegal_move() -> None:
     after = kernel.play(position, kernel.move_code("d4"))
     with pytest.raises(ValueError, match="not legal"):
         kernel.play(after, kernel.move_code("d4"))
-
-
-def test_without_numba_the_module_imports_and_says_so() -> None:
-    code = (
-        "import sys; sys.modules['numba'] = None\n"
-        "from ludotheque.engines.imbrication import GAME, kernel, ImbricationGame\n"
-        "assert not kernel.AVAILABLE and GAME.load_kernel() is None\n"
-        "assert kernel.move_text(kernel.move_code('d4xf6xd8')) == 'd4xf6xd8'\n"
-        "try:\n    kernel.playouts(ImbricationGame().new_state(), 1)\n"
-        "except RuntimeError as error:\n    print(error)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert "Numba, which cannot be imported" in done.stdout

@@ -245,7 +245,7 @@ def test_a_position_with_more_moves_than_the_buffers_is_searched_again(
 def test_the_kernel_offers_pimc() -> None:
     state = kernel.random_position(6, 12)
     worlds = worlds_of(state, 3)
-    found = kernel.pimc(worlds, depth=2, nodes=30_000, seed=3)
+    found = search.pimc(worlds, depth=2, nodes=30_000, seed=3)
     direct = search.pimc(worlds, depth=2, nodes=30_000, seed=3)
     assert (found.move, found.nodes, found.scores.tolist()) == (direct.move, direct.nodes,
                                                                 direct.scores.tolist())
@@ -258,7 +258,7 @@ def test_ismcts_runs_its_iterations_in_the_worlds_and_is_a_pure_function_of_its_
     state = kernel.random_position(9, 14)  # round 1, a placement: the next tile unknown
     worlds = worlds_of(state, 10, seed=4)
     found = search.ismcts(worlds, iterations=3_000, seed=2)
-    again = kernel.ismcts(worlds, iterations=3_000, seed=2)
+    again = search.ismcts(worlds, iterations=3_000, seed=2)
     assert (found.move, found.nodes, found.scores.tolist()) == (again.move, again.nodes,
                                                                 again.scores.tolist())
     assert found.nodes == 3_000 and found.scores.sum() == 3_000
@@ -321,6 +321,7 @@ def test_playouts_may_keep_their_own_territory() -> None:
 def test_importing_the_kernel_compiles_no_search() -> None:
     code = ("import sys\nfrom ludotheque.engines.imbrication import kernel\n"
             "assert 'ludotheque.engines.imbrication.search' not in sys.modules\n"
-            "assert callable(kernel.pimc) and callable(kernel.ismcts)\n")
+            "from ludotheque.engines.imbrication import search\n"
+            "assert callable(search.pimc) and callable(search.ismcts)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

@@ -9,8 +9,6 @@ positions seen, and the playouts' bookkeeping.
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -234,19 +232,6 @@ def test_a_search_steps_and_takes_back_with_the_table_of_positions_seen() -> Non
 
 
 @needs_numba
-def test_playouts_are_a_pure_function_of_the_seed() -> None:
-    state = played("standard", 10, 0)
-    first = kernel.playouts(state, 200, seed=9)
-    again = kernel.playouts(state, 200, seed=9)
-    other = kernel.playouts(state, 200, seed=10)
-    assert first.wins.tolist() == again.wins.tolist() and first.lengths.tolist() == again.lengths.tolist()
-    assert first.lengths.tolist() != other.lengths.tolist()
-    assert int(first.wins.sum()) + first.draws == 200 and (first.lengths > 0).all()
-    trail, _ = kernel.trace_playout(state, seed=9)
-    assert len(trail) == kernel.playouts(state, 1, seed=9).lengths[0]
-
-
-@needs_numba
 def test_a_playout_longer_than_its_room_is_played_again_the_same_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -292,20 +277,3 @@ def test_play_refuses_an_illegal_move() -> None:
         kernel.play(current, kernel.move_code("d2-d4"))
     with pytest.raises(ValueError, match="not legal"):
         kernel.play(kernel.from_state(position("start")), kernel.PASS)
-
-
-def test_without_numba_the_module_imports_and_says_so() -> None:
-    code = (
-        "import sys; sys.modules['numba'] = None\n"
-        "from ludotheque.engines.plimil import kernel, PlimilGame, GAME\n"
-        "assert not kernel.AVAILABLE and GAME.load_kernel() is None\n"
-        "assert kernel.move_text(kernel.move_code('d3-d4xe4')) == 'd3-d4xe4'\n"
-        "position = kernel.from_state(PlimilGame().new_state())\n"
-        "try:\n    kernel.playouts(position, 1)\n"
-        "except RuntimeError as error:\n    print(error)\n"
-        "try:\n    kernel.ismcts([PlimilGame().new_state()], iterations=10)\n"
-        "except RuntimeError as error:\n    print(error)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.count("Numba, which cannot be imported") == 2

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from ludotheque.engines.plimil import kernel
+from ludotheque.engines.plimil import kernel, search
 from ludotheque.engines.plimil.board import VARIANTS
 from ludotheque.engines.plimil.evaluate import evaluate
 from ludotheque.engines.plimil.rules import PlimilGame, PlimilState
@@ -65,8 +65,8 @@ def test_the_evaluator_s_weights_can_be_changed_by_name_only() -> None:
 def test_ismcts_is_a_pure_function_of_the_seed_and_the_worlds(leaf: str) -> None:
     state = played("standard", 40, 1)
     worlds = worlds_of(state, 16, 2)
-    first = kernel.ismcts(worlds, iterations=600, seed=5, leaf=leaf)
-    again = kernel.ismcts(worlds_of(state, 16, 2), iterations=600, seed=5, leaf=leaf)
+    first = search.ismcts(worlds, iterations=600, seed=5, leaf=leaf)
+    again = search.ismcts(worlds_of(state, 16, 2), iterations=600, seed=5, leaf=leaf)
     assert first.move == again.move and first.line == again.line and first.value == again.value
     assert first.scores.tolist() == again.scores.tolist()
     codes = kernel.legal_moves(kernel.from_state(state))
@@ -74,7 +74,7 @@ def test_ismcts_is_a_pure_function_of_the_seed_and_the_worlds(leaf: str) -> None
     assert first.nodes == 600 and int(first.scores.sum()) == 600
     assert first.line[0] == first.move and -1.0 <= first.value <= 1.0
     assert first.scores[codes.index(first.move)] == first.scores.max()
-    other = kernel.ismcts(worlds, iterations=600, seed=6, leaf=leaf)
+    other = search.ismcts(worlds, iterations=600, seed=6, leaf=leaf)
     assert other.scores.tolist() != first.scores.tolist()
 
 
@@ -88,15 +88,15 @@ def test_ismcts_sees_only_the_worlds_it_is_given() -> None:
     ours = worlds_of(state, 12, 4)
     theirs = worlds_of(twin, 12, 4)
     assert [w.to_json() for w in ours] == [w.to_json() for w in theirs]
-    found = kernel.ismcts(ours, iterations=500, seed=8, leaf="heuristic")
-    again = kernel.ismcts(theirs, iterations=500, seed=8, leaf="heuristic")
+    found = search.ismcts(ours, iterations=500, seed=8, leaf="heuristic")
+    again = search.ismcts(theirs, iterations=500, seed=8, leaf="heuristic")
     assert found.scores.tolist() == again.scores.tolist() and found.move == again.move
 
 
 def test_ismcts_plays_a_move_that_wins_at_once() -> None:
     # The rulebook's example: f5-e4xe5 shows a seventh neutral, and Blue wins 9 to 8.
     state = position("rulebook_seventh_neutral")
-    found = kernel.ismcts([state], iterations=3_000, seed=1, leaf="heuristic")
+    found = search.ismcts([state], iterations=3_000, seed=1, leaf="heuristic")
     after = state.play(kernel.move_text(found.move))
     assert after.is_over and after.result().winners == (0,)
     assert found.value > 0.9
@@ -104,7 +104,7 @@ def test_ismcts_plays_a_move_that_wins_at_once() -> None:
 
 def test_ismcts_answers_a_forced_move_at_once() -> None:
     state = position("blocked")
-    found = kernel.ismcts([state], iterations=1_000, seed=1)
+    found = search.ismcts([state], iterations=1_000, seed=1)
     assert kernel.move_text(found.move) == "pass" and found.nodes == 0
 
 
@@ -112,31 +112,31 @@ def test_ismcts_searches_the_setup_and_every_variant() -> None:
     for variant in VARIANTS:
         for plies in (0, 14, 30):
             state = played(variant, plies, 7)
-            found = kernel.ismcts(worlds_of(state, 4, 1), iterations=300, seed=2, leaf="playout")
+            found = search.ismcts(worlds_of(state, 4, 1), iterations=300, seed=2, leaf="playout")
             assert kernel.move_text(found.move) in [str(m) for m in state.legal_moves()]
 
 
 def test_ismcts_refuses_worlds_that_are_not_one_position() -> None:
     state = played("standard", 40, 1)
     with pytest.raises(ValueError, match="no world"):
-        kernel.ismcts([], iterations=10)
+        search.ismcts([], iterations=10)
     with pytest.raises(ValueError, match="determinizations"):
-        kernel.ismcts([state, state.play(state.legal_moves()[0])], iterations=10)
+        search.ismcts([state, state.play(state.legal_moves()[0])], iterations=10)
     moved = played("standard", 40, 2)
     if kernel.legal_moves(kernel.from_state(moved)) != kernel.legal_moves(kernel.from_state(state)):
         with pytest.raises(ValueError, match="same legal moves"):
-            kernel.ismcts([state, moved], iterations=10)
+            search.ismcts([state, moved], iterations=10)
     with pytest.raises(ValueError, match="over"):
-        kernel.ismcts([played("standard", 999, 1)], iterations=10)
+        search.ismcts([played("standard", 999, 1)], iterations=10)
     with pytest.raises(ValueError, match="a leaf"):
-        kernel.ismcts([state], iterations=10, leaf="oracle")
+        search.ismcts([state], iterations=10, leaf="oracle")
     with pytest.raises(ValueError, match="iteration"):
-        kernel.ismcts([state], iterations=0)
+        search.ismcts([state], iterations=0)
 
 
 def test_ismcts_reports_its_progress() -> None:
     heard: list[float] = []
-    kernel.ismcts(worlds_of(played("standard", 40, 1), 4, 1), iterations=400, seed=1, progress=heard.append)
+    search.ismcts(worlds_of(played("standard", 40, 1), 4, 1), iterations=400, seed=1, progress=heard.append)
     assert heard == sorted(heard) and heard[-1] == 1.0 and len(heard) == 20
 
 

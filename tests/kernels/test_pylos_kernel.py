@@ -7,8 +7,6 @@ here a short one, perft, the geometry and the playouts' bookkeeping.
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -121,19 +119,6 @@ def test_positions_convert_to_and_from_plain_states() -> None:
 
 
 @needs_numba
-def test_playouts_are_a_pure_function_of_the_seed() -> None:
-    state = played("standard", 10, 0)
-    first = kernel.playouts(state, 200, seed=9)
-    again = kernel.playouts(state, 200, seed=9)
-    other = kernel.playouts(state, 200, seed=10)
-    assert first.wins.tolist() == again.wins.tolist() and first.lengths.tolist() == again.lengths.tolist()
-    assert first.lengths.tolist() != other.lengths.tolist()
-    assert int(first.wins.sum()) + first.draws == 200 and (first.lengths > 0).all()
-    trail, _ = kernel.trace_playout(state, seed=9)
-    assert len(trail) == kernel.playouts(state, 1, seed=9).lengths[0]
-
-
-@needs_numba
 def test_a_playout_longer_than_its_room_is_played_again_the_same_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -145,14 +130,6 @@ def test_a_playout_longer_than_its_room_is_played_again_the_same_way(
     assert cramped.lengths.tolist() == roomy.lengths.tolist() and roomy.lengths.max() > 8
     assert cramped.wins.tolist() == roomy.wins.tolist() and cramped.draws == roomy.draws
     assert kernel.trace_playout(state, seed=3) == (trail, final)
-
-
-@needs_numba
-def test_playouts_of_a_finished_game_repeat_its_result() -> None:
-    state = played("kids", 999, 1)
-    assert state.is_over
-    wins, draws, lengths = kernel.playouts(state, 5)
-    assert wins.tolist()[state.result().winners[0]] == 5 and draws == 0 and lengths.sum() == 0
 
 
 @needs_numba
@@ -175,17 +152,3 @@ def test_play_refuses_an_illegal_move() -> None:
     position = kernel.from_state(PylosGame().new_state())
     with pytest.raises(ValueError, match="not legal"):
         kernel.play(position, kernel.move_code("2a1"))
-
-
-def test_without_numba_the_module_imports_and_says_so() -> None:
-    code = (
-        "import sys; sys.modules['numba'] = None\n"
-        "from ludotheque.engines.pylos import kernel, PylosGame\n"
-        "assert not kernel.AVAILABLE\n"
-        "assert kernel.move_text(kernel.move_code('1a1-2b2x1d1')) == '1a1-2b2x1d1'\n"
-        "try:\n    kernel.playouts(PylosGame().new_state(), 1)\n"
-        "except RuntimeError as error:\n    print(error)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    assert "Numba, which cannot be imported" in done.stdout

@@ -15,6 +15,7 @@ import ludotheque
 from ludotheque.ai.alphabeta import SearchOptions, search_values
 from ludotheque.ai.evaluators import evaluator_for
 from ludotheque.core import State
+from ludotheque.engines.compiled import partial_best
 from ludotheque.engines.pylos import kernel
 from ludotheque.engines.pylos.evaluate import LEVELS, SCALE, WEIGHTS, balls, evaluate
 from ludotheque.engines.pylos.rules import VARIANTS, PylosState
@@ -186,21 +187,21 @@ def test_uct_stops_at_its_budget_of_plies_and_proves_wins_with_the_solver() -> N
 @needs_numba
 def test_pimc_and_ismcts_search_the_one_world_a_pylos_state_has() -> None:
     state = random_states("standard", 1, seed=2)[12]
-    found = kernel.pimc([state, state], nodes=20_000, seed=3)
-    direct = kernel.alphabeta(state, nodes=20_000, seed=3)
+    found = search.pimc([state, state], nodes=20_000, seed=3)
+    direct = search.alphabeta(state, nodes=20_000, seed=3)
     assert (found.move, found.value, found.line) == (direct.move, direct.value, direct.line)
-    searched = kernel.ismcts([state], iterations=300, seed=1)
-    assert searched.line == kernel.uct(state, iterations=300, seed=1).line
+    searched = search.ismcts([state], iterations=300, seed=1)
+    assert searched.line == search.uct(state, iterations=300, seed=1).line
     with pytest.raises(ValueError, match="one position"):
-        kernel.pimc([state, state.play(state.legal_moves()[0])], nodes=10)
+        search.pimc([state, state.play(state.legal_moves()[0])], nodes=10)
 
 
 def test_without_numba_the_searches_say_so() -> None:
     code = (
         "import sys; sys.modules['numba'] = None\n"
-        "from ludotheque.engines.pylos import kernel, PylosGame\n"
-        "for search in (kernel.alphabeta, kernel.uct):\n"
-        "    try:\n        search(PylosGame().new_state())\n"
+        "from ludotheque.engines.pylos import search, PylosGame\n"
+        "for run in (search.alphabeta, search.uct):\n"
+        "    try:\n        run(PylosGame().new_state())\n"
         "    except RuntimeError as error:\n        print(error)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
@@ -213,8 +214,8 @@ def test_an_abandoned_iteration_keeps_a_move_it_proved_better_than_the_last_best
     root = np.array([10, 20, 30, 40])
     last = np.array([50, 40, 30, 20])  # the last whole iteration's values, best first
     deeper = np.array([35, 60, 25, 999])  # the abandoned one: 20 beat 10; 40 was never reached
-    moves, values = search._partial_best(root, deeper, last, searched=3)
+    moves, values = partial_best(root, deeper, last, searched=3)
     assert list(moves) == [20, 10, 30, 40] and list(values) == [60, 50, 30, 20]
     for searched, worse in ((1, deeper), (3, np.array([35, 30, 25, 0]))):
-        moves, values = search._partial_best(root, worse, last, searched=searched)
+        moves, values = partial_best(root, worse, last, searched=searched)
         assert list(moves) == list(root) and list(values) == list(last)

@@ -1,8 +1,9 @@
 """Bots that search inside a game's compiled kernel, and the random-playout UCT baselines.
 
-A game's kernel (``GameInfo.load_kernel()``) may offer searches besides its common interface,
-each compiled and each answering a :class:`~ludotheque.engines.compiled.SearchResult` in the
-kernel's move codes:
+A game's kernel (``GameInfo.load_kernel()``, the interface ``ludotheque.engines.kernels.Kernel``)
+comes with a module of compiled searches over it (``GameInfo.load_searches()``, the interface
+``ludotheque.engines.kernels.Searches``), each answering a
+:class:`~ludotheque.engines.compiled.SearchResult` in the kernel's move codes:
 
 - ``alphabeta(state, *, depth, nodes, seed, progress, **options)`` and
   ``uct(state, *, iterations, exploration, seed, progress, **options)``, for perfect information;
@@ -56,9 +57,9 @@ _SEED_BITS = 63
 
 
 def kernel_search(game: Game, search: str) -> ModuleType | None:
-    """The game's kernel when it can run here and offers ``search`` (one of
-    :data:`KERNEL_SEARCHES`), else ``None``."""
-    module = game.info.load_kernel()
+    """The module of the game's compiled searches when its kernel can run here and it offers
+    ``search`` (one of :data:`KERNEL_SEARCHES`), else ``None``."""
+    module = game.info.load_searches()
     return module if module is not None and callable(getattr(module, search, None)) else None
 
 
@@ -110,21 +111,33 @@ class _KernelBot(Bot):
 
     search = ""
     engine = "kernel"
+    visits = False  # the search's scores are visit counts (MCTS), not values
 
     def __init__(self, game: Game, *, rng: random.Random | None, options: Mapping[str, Any]) -> None:
         if self.search in PERFECT_INFORMATION_SEARCHES and game.has_hidden_information:
             raise ValueError(f"{game.id} hides information: the kernel's {self.search} reads the full state")
-        kernel = kernel_search(game, self.search)
-        if kernel is None:
+        searches = kernel_search(game, self.search)
+        kernel = game.info.load_kernel()
+        if searches is None or kernel is None:
             raise ValueError(f"{game.id}: no compiled kernel with {self.search} here")
         try:
-            inspect.signature(getattr(kernel, self.search)).bind_partial(None, **options)
+            inspect.signature(getattr(searches, self.search)).bind_partial(None, **options)
         except TypeError as error:
             raise ValueError(f"{game.id}: the kernel's {self.search} takes no such options "
                              f"{sorted(options)}: {error}") from None
         super().__init__(game, rng=rng)
         self.kernel = kernel
+        self.searches = searches
         self.options = dict(options)
+
+    def budget(self) -> dict[str, Any]:
+        """The search's budget arguments (depth and nodes, or iterations and exploration)."""
+        raise NotImplementedError
+
+    def run_search(self, argument: Any, rng: random.Random, progress: Progress | None) -> Any:
+        """The kernel's search on ``argument`` (a state, or worlds), seeded from ``rng``."""
+        search = getattr(self.searches, self.search)
+        return search(argument, seed=_kernel_seed(rng), progress=progress, **self.budget(), **self.options)
 
     def _plain_move(self, state: State, code: int) -> Any:
         """The plain engine's legal move that the kernel's ``code`` names."""
@@ -157,7 +170,7 @@ def _kernel_seed(rng: random.Random) -> int:
 
 
 class KernelAlphaBetaBot(_KernelBot):
-    """Alpha-beta inside the kernel (``kernel.alphabeta``): iterative deepening to ``depth``
+    """Alpha-beta inside the kernel (``searches.alphabeta``): iterative deepening to ``depth``
     within ``nodes`` positions, ties broken by the seed; other ``options`` go to the kernel's
     search. ``deny(state)`` (the game's ``immediate_gain``), when given, makes the root prefer
     the best move after which the opponent has no immediate gain, as
@@ -181,15 +194,16 @@ class KernelAlphaBetaBot(_KernelBot):
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         self._check_playable(state)
-        found = self.kernel.alphabeta(state, depth=self.depth, nodes=self.nodes,
-                                      seed=_kernel_seed(self.rng_for(state)), progress=progress,
-                                      **self.options)
+        found = self.run_search(state, self.rng_for(state), progress)
         if self.deny is not None:
             best, value = self._deny_gains(state, found)
             if best != found.move:
                 found = found._replace(move=best, value=value, line=(best,))
         report(progress, 1.0)
         return self._analysis(state, found, visits=False)
+
+    def budget(self) -> dict[str, Any]:
+        return {"depth": self.depth, "nodes": self.nodes}
 
     def _deny_gains(self, state: State, found: Any) -> tuple[int, float]:
         """The best root move that leaves the opponent no immediate gain, if one exists that is
@@ -214,7 +228,7 @@ class KernelAlphaBetaBot(_KernelBot):
 
 
 class KernelUCTBot(_KernelBot):
-    """UCT inside the kernel (``kernel.uct``): ``iterations`` iterations, UCB1 with
+    """UCT inside the kernel (``searches.uct``): ``iterations`` iterations, UCB1 with
     ``exploration``; with no other ``options``, random playouts to the end and no evaluator (the
     baselines). Raises ``ValueError`` for a game that hides information or whose kernel has no
     UCT here."""
@@ -232,10 +246,12 @@ class KernelUCTBot(_KernelBot):
 
     def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
         self._check_playable(state)
-        found = self.kernel.uct(state, iterations=self.iterations, exploration=self.exploration,
-                                seed=_kernel_seed(self.rng_for(state)), progress=progress, **self.options)
+        found = self.run_search(state, self.rng_for(state), progress)
         report(progress, 1.0)
         return self._analysis(state, found, visits=True)
+
+    def budget(self) -> dict[str, Any]:
+        return {"iterations": self.iterations, "exploration": self.exploration}
 
 
 class _WorldsBot(_KernelBot):
@@ -269,9 +285,20 @@ class _WorldsBot(_KernelBot):
             return None
         return Analysis(0.0, moves[0], (str(moves[0]),), {}, 0, 0, self.algorithm)
 
+    def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
+        player = self._check_playable(state)
+        answer = self.forced(state)
+        if answer is None:
+            rng = self.rng_for(state)
+            worlds = self.worlds(state, player, rng)
+            found = self.run_search(worlds, rng, progress)
+            answer = self._analysis(state, found, visits=self.visits)
+        report(progress, 1.0)
+        return answer
+
 
 class KernelPIMCBot(_WorldsBot):
-    """Determinized alpha-beta inside the kernel (``kernel.pimc``): ``samples`` worlds, each
+    """Determinized alpha-beta inside the kernel (``searches.pimc``): ``samples`` worlds, each
     searched to ``depth`` within the ``nodes`` of the whole decision, the root move best on
     average. Raises ``ValueError`` unless the game has two sides and its kernel runs it here."""
 
@@ -289,26 +316,18 @@ class KernelPIMCBot(_WorldsBot):
         self.depth = depth
         self.nodes = nodes
 
-    def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
-        player = self._check_playable(state)
-        answer = self.forced(state)
-        if answer is None:
-            rng = self.rng_for(state)
-            worlds = self.worlds(state, player, rng)
-            found = self.kernel.pimc(worlds, depth=self.depth, nodes=self.nodes, seed=_kernel_seed(rng),
-                                     progress=progress, **self.options)
-            answer = self._analysis(state, found, visits=False)
-        report(progress, 1.0)
-        return answer
+    def budget(self) -> dict[str, Any]:
+        return {"depth": self.depth, "nodes": self.nodes}
 
 
 class KernelISMCTSBot(_WorldsBot):
-    """Information-set MCTS inside the kernel (``kernel.ismcts``): ``iterations`` iterations,
+    """Information-set MCTS inside the kernel (``searches.ismcts``): ``iterations`` iterations,
     iteration ``i`` played in world ``i % samples``; with no other ``options``, random playouts
     to the end. Raises ``ValueError`` where the game's kernel does not run it here."""
 
     algorithm = "ismcts"
     search = "ismcts"
+    visits = True
 
     def __init__(self, game: Game, *, rng: random.Random | None = None, iterations: int = 10_000,
                  exploration: float = 1.0, samples: int = ISMCTS_WORLDS, **options: Any) -> None:
@@ -318,17 +337,8 @@ class KernelISMCTSBot(_WorldsBot):
         self.iterations = iterations
         self.exploration = exploration
 
-    def analyse(self, state: State, progress: Progress | None = None) -> Analysis:
-        player = self._check_playable(state)
-        answer = self.forced(state)
-        if answer is None:
-            rng = self.rng_for(state)
-            worlds = self.worlds(state, player, rng)
-            found = self.kernel.ismcts(worlds, iterations=self.iterations, exploration=self.exploration,
-                                       seed=_kernel_seed(rng), progress=progress, **self.options)
-            answer = self._analysis(state, found, visits=True)
-        report(progress, 1.0)
-        return answer
+    def budget(self) -> dict[str, Any]:
+        return {"iterations": self.iterations, "exploration": self.exploration}
 
 
 def kernel_rollout_values(kernel: ModuleType) -> LeafValues:

@@ -128,6 +128,10 @@ class GameInfo:
     # The module of the game's compiled kernel (``engines/<id>/kernel.py``), imported only when
     # asked for (Numba is slow to import); ``None`` when the game has none.
     kernel: str | None = None
+    # The module of its compiled searches over that kernel (``alphabeta``, ``uct``, ``pimc``,
+    # ``ismcts``: ``ludotheque.engines.kernels.Searches``); ``None``: the module ``search`` beside
+    # the kernel, when there is one. The kernel never imports it (no import cycle).
+    searches: str | None = None
     # The module of the game's fixed integer action encoding and observation planes for the
     # research interfaces (``engines/<id>/actions.py``: OpenSpiel, PettingZoo, Gymnasium),
     # imported only when asked for; ``None`` when the game has none.
@@ -154,6 +158,20 @@ class GameInfo:
             return None
         module = import_module(self.kernel)
         return module if getattr(module, "AVAILABLE", False) else None
+
+    def load_searches(self) -> ModuleType | None:
+        """The module of the game's compiled searches (``searches``, by default ``search`` beside
+        its kernel) when its kernel can run here, else ``None``; a search it lacks is an
+        attribute it lacks (``ludotheque.engines.kernels.Searches`` lists them)."""
+        if self.load_kernel() is None or self.kernel is None:
+            return None
+        name = self.searches or f"{self.kernel.rpartition('.')[0]}.search"
+        try:
+            return import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name == name:
+                return None
+            raise
 
     def load_actions(self) -> ModuleType | None:
         """The game's action-encoding module (``actions``), imported on demand; ``None`` when

@@ -307,6 +307,25 @@ class Playouts(NamedTuple):
     lengths: Array
 
 
+def finished_playouts(winners: Sequence[int], players: int, n: int) -> Playouts:
+    """The playouts of a finished game: its result (``winners``, none for a draw) ``n`` times,
+    length 0."""
+    wins = np.zeros(players, dtype=np.int64)
+    for player in winners:
+        wins[player] = n
+    return Playouts(wins, 0 if winners else n, np.zeros(n, dtype=np.int64))
+
+
+def with_room(run: Callable[[int], tuple[Array, int, Array, bool]], room: int) -> Playouts:
+    """The playouts ``run(room)`` plays (wins, draws, lengths, and whether all fitted in
+    ``room``), given four times more room until they fit."""
+    while True:
+        wins, draws, lengths, done = run(room)
+        if done:
+            return Playouts(wins, int(draws), lengths)
+        room *= 4
+
+
 class KernelMismatchError(AssertionError):
     """The kernel and the plain engine disagree; the message says where."""
 
@@ -323,12 +342,13 @@ class Agreement:
 
 
 class SearchResult(NamedTuple):
-    """What a search inside a kernel answers (``kernel.alphabeta``, ``kernel.uct``): the move
-    chosen (the kernel's code) and its value for the player to move in [-1, 1], the depth of the
-    deepest iteration completed (alpha-beta; 0 for UCT), the positions visited (alpha-beta) or
-    iterations run (UCT), the root moves in canonical order with a score each (alpha-beta: its
-    value, exact for the best and a bound for the others; UCT: its visits), and the line the
-    search expects, the chosen move first."""
+    """What a search over a kernel answers (``engines/<id>/search.py``'s ``alphabeta``, ``uct``,
+    ``pimc``, ``ismcts``, or ``engines/searches.py``'s): the move chosen (the kernel's code)
+    and its value for the player to move in [-1, 1], the depth of the deepest iteration
+    completed (alpha-beta; 0 for UCT), the positions visited (alpha-beta) or iterations run
+    (UCT), the root moves in canonical order with a score each (alpha-beta: its value, exact
+    for the best and a bound for the others; UCT: its visits), and the line the search
+    expects, the chosen move first."""
 
     move: int
     value: float
@@ -337,3 +357,93 @@ class SearchResult(NamedTuple):
     moves: Array
     scores: Array
     line: tuple[int, ...]
+
+
+# -- what every search does at its root, in Python -------------------------------------------------
+def deepen(root: Array, depth: int, iterate: Callable[[Array, int, Array], bool], *,
+           rescue: Callable[[Array, Array], object], searched: Callable[[], int] | None = None,
+           progress: Callable[[float], None] | None = None) -> tuple[Array, Array, int]:
+    """Iterative deepening over the root moves ``root``: ``iterate(root, depth, values)`` searches
+    them in that order to ``depth`` plies, writing each one's value in ``values``, and answers
+    false when the budget ran out; after each whole iteration the moves are sorted best first
+    (stably). The deepest iteration that overruns is abandoned (with ``searched``, the number of
+    root moves it finished, a move it proved better than the last best comes first: see
+    :func:`partial_best`); a proven result ends the deepening. When not even one ply fits,
+    ``rescue(root, values)`` searches every root move one ply deep all the same. Returns the root
+    moves best first, their values and the depth completed.
+
+    >>> import numpy as np
+    >>> def iterate(root, depth, values):
+    ...     values[:] = root * (-1) ** depth
+    ...     return depth < 3
+    >>> moves, values, reached = deepen(np.array([1, 2, 3]), 5, iterate, rescue=print)
+    >>> moves.tolist(), values.tolist(), reached
+    ([3, 2, 1], [3, 2, 1], 2)
+    """
+    values = np.zeros(len(root), dtype=np.int64)
+    best_values = values.copy()
+    completed = 0
+    for iteration in range(1, depth + 1):
+        if not iterate(root, iteration, values):
+            if completed and searched is not None:
+                root, best_values = partial_best(root, values, best_values, searched())
+            break
+        completed = iteration
+        order = np.argsort(-values, kind="stable")
+        root, values = root[order], values[order]
+        best_values = values.copy()
+        if progress is not None:
+            progress(iteration / depth)
+        if abs(int(values[0])) >= PROVEN:
+            break  # a proven result: deeper search cannot change it
+    if not completed:  # not even one ply within the budget: every root move, one ply deep
+        rescue(root, values)
+        order = np.argsort(-values, kind="stable")
+        root, best_values = root[order], values[order]
+        completed = 1
+    return root, best_values, completed
+
+
+def partial_best(root: Array, values: Array, best_values: Array, searched: int) -> tuple[Array, Array]:
+    """The root moves after an abandoned iteration that searched its first ``searched`` moves:
+    one of them that the deeper search proved better than the last iteration's best comes
+    first, with its deeper value (a move is only re-searched to an exact value when it beats
+    the best so far, so a value above the first's is exact)."""
+    if searched < 2:
+        return root, best_values
+    best = int(np.argmax(values[:searched]))
+    if values[best] <= values[0]:
+        return root, best_values
+    order = np.array([best, *(i for i in range(len(root)) if i != best)])
+    improved = best_values.copy()
+    improved[best] = values[best]
+    return root[order], improved[order]
+
+
+def tree_answer(codes: Sequence[int], children: Callable[[int], Sequence[int]], node_move: Array,
+                node_visits: Array, node_totals: Array, iterations: int, *,
+                proven: Array | None = None, depth_is_line: bool = False) -> SearchResult:
+    """What an MCTS tree held in arrays answers (root: node 0; ``children(node)``, in the order
+    the search keeps them): the most visited root move, ties to the better mean, then to
+    canonical order (``codes``); with ``proven`` (MCTS-Solver: +1 a proven win for whoever moved
+    there, -1 a loss), a proven win first and a proven loss last. ``value`` is the chosen move's
+    mean (±1 when proven), ``scores`` the root moves' visits, the line follows the most visited
+    children; ``depth`` is 0, or the line's length with ``depth_is_line``."""
+    first = list(children(0))
+    visits = {int(node_move[c]): int(node_visits[c]) for c in first}
+    means = {int(node_move[c]): float(node_totals[c]) / max(1, int(node_visits[c])) for c in first}
+    proved = {int(node_move[c]): 0 if proven is None else int(proven[c]) for c in first}
+    order = {code: i for i, code in enumerate(codes)}
+    best = min(visits, key=lambda m: (-proved[m], -visits[m], -means[m], order[m]))
+    value = 1.0 if proved[best] > 0 else -1.0 if proved[best] < 0 else max(-1.0, min(1.0, means[best]))
+    line = [best]
+    node = next(c for c in first if int(node_move[c]) == best)
+    while kids := list(children(node)):
+        if proven is None:
+            node = max(kids, key=lambda c: int(node_visits[c]))
+        else:
+            node = max(kids, key=lambda c: (int(proven[c]), int(node_visits[c])))
+        line.append(int(node_move[node]))
+    return SearchResult(best, value, len(line) if depth_is_line else 0, iterations,
+                        np.array(codes, dtype=np.int32),
+                        np.array([visits.get(c, 0) for c in codes], dtype=np.float64), tuple(line))

@@ -38,7 +38,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
@@ -49,13 +48,14 @@ from ..compiled import (
     Array,
     KernelMismatchError,
     Playouts,
-    SearchResult,
     compiled,
+    finished_playouts,
     lowest,
     require,
     rng_below,
     seen_pop,
     seen_push,
+    with_room,
 )
 from ..compiled import seen_table as compiled_seen_table
 from .board import (
@@ -107,9 +107,9 @@ REASONS = {
 _OUTCOMES = {reason: code for code, reason in REASONS.items()}
 _WINS = (EXPION_IN_CAMP, NO_MARBLES)
 
-_SHIFT = 7  # a move's source is shifted by this many bits, above its target
-_CELL = (1 << _SHIFT) - 1
-assert SPAN <= _CELL + 1
+SOURCE_SHIFT = 7  # a move's source is shifted by this many bits, above its target
+CELL_BITS = (1 << SOURCE_SHIFT) - 1
+assert SPAN <= CELL_BITS + 1
 
 MAX_MOVES = MARBLES_PER_CAMP * len(DIRECTIONS) * max(
     holders.count(player) for holders in HOLDERS.values() for player in holders
@@ -203,8 +203,8 @@ def _zobrist() -> tuple[Array, Array, int]:
 
 
 _T = _tables()
-_NEIGHBOUR = _T["neighbour"]
-_CAMP_AT = _T["camp_at"]
+NEIGHBOUR_TABLE = _T["neighbour"]
+CAMP_OF_CELL = _T["camp_at"]
 _EXIT_LENGTH = _T["exit_length"]
 _EXIT_PATH = _T["exit_path"]
 _EXIT_SORTED = _T["exit_sorted"]
@@ -214,13 +214,13 @@ _STEP_DIRECTION = _T["step_direction"]
 _STEP_BACKWARD = _T["step_backward"]
 _PUSH_TO = _T["push_to"]
 _FORWARD = _T["forward"]
-_DIRECTION = _T["direction"]
+DIRECTION_OF_OFFSET = _T["direction"]
 _HOLDER = _T["holder"]
 _MINE = _T["mine"]
 _TEAM_OF_PLAYER = _T["team_of_player"]
 _WINNERS = _T["winners"]
 _TEAM_OF_CODE = _T["team_of_code"]
-_TEAM_CAMPS = _T["team_camps"]
+TEAM_CAMP_TABLE = _T["team_camps"]
 _TEAM_OF_CAMP = _T["team_of_camp"]
 _ZOBRIST, _ZOBRIST_CAMP, _ZOBRIST_FREED = _zobrist()
 
@@ -240,17 +240,17 @@ def _flanked(pos: Array, mover: int, team: int, friend: int, found: int, packed:
     ``mover`` and a piece of ``team`` (or ``friend``, the EX*PION when it is a friend) on adjacent
     cells in a line (``rules._flanked``)."""
     for d in range(4):
-        enemy = _NEIGHBOUR[mover, d]
+        enemy = NEIGHBOUR_TABLE[mover, d]
         if enemy < 0 or _TEAM_OF_CODE[pos[enemy]] != 1 - team:
             continue
-        partner = _NEIGHBOUR[enemy, d]
+        partner = NEIGHBOUR_TABLE[enemy, d]
         if partner >= 0 and (_TEAM_OF_CODE[pos[partner]] == team or partner == friend):
             known = False
             for i in range(found):
-                if packed >> (_SHIFT * i) & _CELL == enemy:
+                if packed >> (SOURCE_SHIFT * i) & CELL_BITS == enemy:
                     known = True
             if not known:
-                packed |= enemy << (_SHIFT * found)
+                packed |= enemy << (SOURCE_SHIFT * found)
                 found += 1
     return found, packed
 
@@ -267,7 +267,7 @@ def _captures(pos: Array, mine: int, team: int, target: int, pushed: bool) -> tu
         friend = expion
     else:
         for d in range(4):
-            near = _NEIGHBOUR[expion, d]
+            near = NEIGHBOUR_TABLE[expion, d]
             if near >= 0 and mine >> pos[near] & 1:
                 friend = expion
                 break
@@ -287,7 +287,7 @@ def _captures_anything(pos: Array, mine: int, team: int, source: int, target: in
     pos[source] = EMPTY
     pos[target] = marble
     if pushed:
-        beyond = _NEIGHBOUR[target, _DIRECTION[target - source + SIZE]]
+        beyond = NEIGHBOUR_TABLE[target, DIRECTION_OF_OFFSET[target - source + SIZE]]
         pos[beyond] = XPION
         pos[EXPION] = beyond
     found, _ = _captures(pos, mine, team, target, pushed)
@@ -318,11 +318,11 @@ def _moves_of(
             while reach < length and pos[_EXIT_PATH[cell, reach]] == EMPTY:
                 reach += 1
             for k in range(reach):
-                n = _emit(moves, n, cell << _SHIFT | _EXIT_SORTED[cell, reach - 1, k])
+                n = _emit(moves, n, cell << SOURCE_SHIFT | _EXIT_SORTED[cell, reach - 1, k])
         elif ahead == XPION:
             beyond = _PUSH_TO[team, first, _FORWARD[marble - 1]]
             if beyond >= 0 and pos[beyond] == EMPTY:
-                n = _emit(moves, n, cell << _SHIFT | first)
+                n = _emit(moves, n, cell << SOURCE_SHIFT | first)
         return n
     camp = marble - 1
     for k in range(_STEP_COUNT[camp, cell]):
@@ -339,7 +339,7 @@ def _moves_of(
             pos, mine, team, cell, target
         ):
             continue
-        n = _emit(moves, n, cell << _SHIFT | target)
+        n = _emit(moves, n, cell << SOURCE_SHIFT | target)
     return n
 
 
@@ -391,8 +391,8 @@ def make(pos: Array, players: int, move: int) -> tuple[int, bool]:
     captures leave the board, the key, first capture, quiet moves and marble counts follow. The
     turn does not pass (:func:`step` does). Returns how many marbles were captured and whether
     the EX*PION was pushed."""
-    source = move >> _SHIFT
-    target = move & _CELL
+    source = move >> SOURCE_SHIFT
+    target = move & CELL_BITS
     player = _HOLDER[players, pos[TURN]]
     team = _TEAM_OF_PLAYER[players, player]
     marble = pos[source]
@@ -403,13 +403,13 @@ def make(pos: Array, players: int, move: int) -> tuple[int, bool]:
     _flip(pos, marble, source)
     _flip(pos, marble, target)
     if pushed:
-        beyond = _NEIGHBOUR[target, _DIRECTION[target - source + SIZE]]
+        beyond = NEIGHBOUR_TABLE[target, DIRECTION_OF_OFFSET[target - source + SIZE]]
         pos[beyond] = XPION
         pos[EXPION] = beyond
         key ^= _ZOBRIST[XPION, target] ^ _ZOBRIST[XPION, beyond]
     found, packed = _captures(pos, _MINE[players, player], team, target, pushed)
     for i in range(found):
-        cell = packed >> (_SHIFT * i) & _CELL
+        cell = packed >> (SOURCE_SHIFT * i) & CELL_BITS
         victim = pos[cell]
         pos[cell] = EMPTY
         pos[MARBLES + victim - 1] -= 1
@@ -435,10 +435,10 @@ def step(pos: Array, players: int, move: int, moves: Array) -> tuple[int, int]:
     camp = pos[TURN]
     team = _TEAM_OF_CAMP[camp]
     found, _ = make(pos, players, move)
-    if _CAMP_AT[pos[EXPION]] >= 0:
+    if CAMP_OF_CELL[pos[EXPION]] >= 0:
         return EXPION_IN_CAMP, 0
     if found:
-        other = _TEAM_CAMPS[1 - team]
+        other = TEAM_CAMP_TABLE[1 - team]
         if pos[MARBLES + other[0]] + pos[MARBLES + other[1]] == 0:
             return NO_MARBLES, 0
     if pos[QUIET] >= QUIET_LIMIT:
@@ -601,12 +601,12 @@ def move_code(text: str) -> int:
 
 def move_text(code: int) -> str:
     """A kernel move in the notation of the rules file."""
-    return f"{NAMES[code >> _SHIFT]}-{NAMES[code & _CELL]}"
+    return f"{NAMES[code >> SOURCE_SHIFT]}-{NAMES[code & CELL_BITS]}"
 
 
 def from_plain_move(move: Move) -> int:
     """The kernel's code of a plain engine ``Move``."""
-    return move.source << _SHIFT | move.target
+    return move.source << SOURCE_SHIFT | move.target
 
 
 def to_plain_move(code: int) -> Move:
@@ -754,15 +754,6 @@ def seen_table(seen: Mapping[bytes, int], spare: int = PLAYOUT_ROOM) -> tuple[Ar
     return compiled_seen_table({plain_key_hash(key): count for key, count in seen.items()}, spare)
 
 
-def _finished(position: Position, n: int) -> Playouts:
-    """The playouts of a finished game: its result ``n`` times, length 0."""
-    wins = np.zeros(position.players, dtype=np.int64)
-    won = position.result().winners
-    for player in won:
-        wins[player] = n
-    return Playouts(wins, 0 if won else n, np.zeros(n, dtype=np.int64))
-
-
 def playouts(state: ExpionState | Position, n: int, seed: int = 0) -> Playouts:
     """``n`` uniformly random playouts from ``state``, all in compiled code; the same seed gives
     the same playouts. A player wins a playout when their team wins it. Of a finished game: its
@@ -770,17 +761,10 @@ def playouts(state: ExpionState | Position, n: int, seed: int = 0) -> Playouts:
     require()
     position = state if isinstance(state, Position) else from_state(state)
     if position.is_over:
-        return _finished(position, n)
+        return finished_playouts(position.result().winners, position.players, n)
     root = position_array(position)
-    room = PLAYOUT_ROOM
-    while True:
-        keys, counts = seen_table(position.seen, spare=room)
-        wins, draws, lengths, done = run_playouts(
-            root, position.players, keys, counts, n, np.uint64(seed % 2**64), room
-        )
-        if done:
-            return Playouts(wins, int(draws), lengths)
-        room *= 4
+    return with_room(lambda room: run_playouts(root, position.players, *seen_table(position.seen, spare=room),
+                                               n, np.uint64(seed % 2**64), room), PLAYOUT_ROOM)
 
 
 def trace_playout(state: ExpionState | Position, seed: int = 0) -> tuple[list[int], Position]:
@@ -828,23 +812,6 @@ def perft(depth: int, state: ExpionState | Position | None = None, players: int 
     stack[0] = position_array(position)
     buffers = np.empty((depth, MAX_MOVES), dtype=np.int32)
     return int(perft_count(stack, 0, depth, position.players, keys, counts, buffers))
-
-
-# -- search: alpha-beta and UCT in compiled code (search.py), for the bots ---------------------------
-def alphabeta(state: ExpionState | Position, **options: Any) -> SearchResult:
-    """Iterative-deepening alpha-beta of the two teams inside the kernel (``search.alphabeta``:
-    ``depth``, ``nodes``, ``seed``, ``margin``, ``weights``, ``progress``)."""
-    from . import search  # compiled on first use
-
-    return search.alphabeta(state, **options)
-
-
-def uct(state: ExpionState | Position, **options: Any) -> SearchResult:
-    """UCT with random playouts inside the kernel, any player count (``search.uct``:
-    ``iterations``, ``exploration``, ``seed``, ``progress``)."""
-    from . import search  # compiled on first use
-
-    return search.uct(state, **options)
 
 
 # -- agreement with the plain engine --------------------------------------------------------------------
@@ -928,7 +895,7 @@ def _pick(rng: random.Random, codes: list[int], last: int | None, takebacks: flo
     """A random move's index, preferring with probability ``takebacks`` the move that takes back
     ``last`` (the same camp's previous move)."""
     if last is not None and rng.random() < takebacks:
-        back = (last & _CELL) << _SHIFT | last >> _SHIFT
+        back = (last & CELL_BITS) << SOURCE_SHIFT | last >> SOURCE_SHIFT
         if back in codes:
             return codes.index(back)
     return rng.randrange(len(codes))

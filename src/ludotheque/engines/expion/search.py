@@ -41,6 +41,7 @@ from ..compiled import (
     Array,
     SearchResult,
     compiled,
+    deepen,
     from_table,
     pick,
     require,
@@ -50,6 +51,7 @@ from ..compiled import (
     table_slot,
     to_table,
     tree_add_child,
+    tree_answer,
     tree_fill,
     ucb1_child,
     weight_vector,
@@ -58,22 +60,22 @@ from . import evaluate as plain_evaluate
 from . import kernel
 from .board import SIZE
 from .kernel import (
-    _CAMP_AT,
-    _CELL,
-    _DIRECTION,
-    _NEIGHBOUR,
-    _SHIFT,
-    _TEAM_CAMPS,
+    CAMP_OF_CELL,
+    CELL_BITS,
+    DIRECTION_OF_OFFSET,
     EXPION,
     EXPION_IN_CAMP,
     KEY,
     MARBLES,
     MAX_MOVES,
+    NEIGHBOUR_TABLE,
     NO_MARBLES,
     ONGOING,
     POSITION_SIZE,
     QUIET,
     REPETITION,
+    SOURCE_SHIFT,
+    TEAM_CAMP_TABLE,
     TURN,
     Position,
     generate,
@@ -98,7 +100,7 @@ _QUIET_SALT = 0x1F83_D9AB_FB41_BD6B
 """Times the quiet-move count, XOR-ed into a table key near the 200-move draw."""
 _QUIET_NEAR = QUIET_LIMIT - MAX_PLY
 _HISTORY = 1 << 14
-assert (POSITION_SIZE, _HISTORY) > (0, 81 << _SHIFT)
+assert (POSITION_SIZE, _HISTORY) > (0, 81 << SOURCE_SHIFT)
 
 # ``stats`` slots of an alpha-beta search.
 _NODES, _BUDGET, _ABORTED, _REPETITIONS, _TABLE_SHIFT, _MARGIN = range(6)
@@ -123,10 +125,10 @@ def weights_array(weights: dict[str, float] | None = None) -> Array:
 @compiled
 def _winning_push(expion: int, move: int) -> bool:
     """Whether ``move`` (legal) pushes the EX*PION on ``expion`` into a camp (always an enemy's)."""
-    if move & _CELL != expion:
+    if move & CELL_BITS != expion:
         return False
-    beyond = _NEIGHBOUR[expion, _DIRECTION[expion - (move >> _SHIFT) + SIZE]]
-    return bool(beyond >= 0 and _CAMP_AT[beyond] >= 0)
+    beyond = NEIGHBOUR_TABLE[expion, DIRECTION_OF_OFFSET[expion - (move >> SOURCE_SHIFT) + SIZE]]
+    return bool(beyond >= 0 and CAMP_OF_CELL[beyond] >= 0)
 
 
 @compiled
@@ -146,8 +148,8 @@ def evaluate_value(pos: Array, moves: Array, n: int, weights: Array) -> float:
     team = team_to_move(pos)
     if weights[_THREAT] != 0.0 and _winning_pushes(pos, moves, n):
         return float(weights[_THREAT])
-    own = pos[MARBLES + _TEAM_CAMPS[team, 0]] + pos[MARBLES + _TEAM_CAMPS[team, 1]]
-    enemy = pos[MARBLES + _TEAM_CAMPS[1 - team, 0]] + pos[MARBLES + _TEAM_CAMPS[1 - team, 1]]
+    own = pos[MARBLES + TEAM_CAMP_TABLE[team, 0]] + pos[MARBLES + TEAM_CAMP_TABLE[team, 1]]
+    enemy = pos[MARBLES + TEAM_CAMP_TABLE[1 - team, 0]] + pos[MARBLES + TEAM_CAMP_TABLE[1 - team, 1]]
     value = weights[_MATERIAL] * (own - enemy) / 14.0
     rank, file = divmod(pos[EXPION], SIZE)
     to_east_west = min(file, SIZE - 1 - file)
@@ -205,7 +207,7 @@ def _order(pos: Array, moves: Array, scores: Array, n: int, first: int, killers:
             score = 1 << 38
         elif move == killers[ply, 1]:
             score = (1 << 38) - 1
-        elif move & _CELL == expion:
+        elif move & CELL_BITS == expion:
             score = 1 << 37
         else:
             score = history[move]
@@ -412,27 +414,13 @@ def alphabeta(
         table_bits = max(10, min(22, (2 * nodes).bit_length()))
     margin_milli = round(margin / 0.9 * MILLI)
     search = _Search(position, nodes, table_bits, margin_milli, weights_array(weights))
-    values = np.zeros(len(root), dtype=np.int64)
-    best_values = values.copy()
-    completed = 0
-    for iteration in range(1, depth + 1):
-        if not search.iteration(root, iteration, values):
-            break
-        completed = iteration
-        order = np.argsort(-values, kind="stable")
-        root, values = root[order], values[order]
-        best_values = values.copy()
-        if progress is not None:
-            progress(iteration / depth)
-        if abs(int(values[0])) >= PROVEN:
-            break  # a proven result: deeper search cannot change it
-    if not completed:  # not even one ply within the budget: every root move, one ply deep
+
+    def rescue(root: Array, values: Array) -> None:
         search.stats[_BUDGET] = search.stats[_NODES] + len(root) + 1
         search.stats[_ABORTED] = 0
         search.iteration(root, 1, values)
-        order = np.argsort(-values, kind="stable")
-        root, best_values = root[order], values[order]
-        completed = 1
+
+    root, best_values, completed = deepen(root, depth, search.iteration, rescue=rescue, progress=progress)
     chosen = 0
     if margin_milli > 0 and abs(int(best_values[0])) < PROVEN:
         close = [i for i, v in enumerate(best_values) if v >= best_values[0] - margin_milli]
@@ -573,19 +561,9 @@ def uct(
             pool_child = np.concatenate([pool_child, np.empty_like(pool_child)])
         if progress is not None:
             progress(done / iterations)
-    start, n = int(node_first[0]), int(node_expanded[0])
-    children = [int(c) for c in pool_child[start:start + n]]
-    visits = {int(node_move[c]): int(node_visits[c]) for c in children}
-    means = {int(node_move[c]): float(node_totals[c]) / max(1, int(node_visits[c])) for c in children}
-    order = {code: i for i, code in enumerate(codes)}
-    best = min(visits, key=lambda m: (-visits[m], -means[m], order[m]))
-    line = [best]
-    node = next(c for c in children if int(node_move[c]) == best)
-    while node_expanded[node] > 0:
+
+    def children(node: int) -> list[int]:
         first = int(node_first[node])
-        kids = pool_child[first:first + int(node_expanded[node])]
-        node = int(max(kids, key=lambda c: int(node_visits[c])))
-        line.append(int(node_move[node]))
-    return SearchResult(best, max(-1.0, min(1.0, means[best])), 0, done,
-                        np.array(codes, dtype=np.int32),
-                        np.array([visits.get(c, 0) for c in codes], dtype=np.float64), tuple(line))
+        return [int(c) for c in pool_child[first:first + int(node_expanded[node])]]
+
+    return tree_answer(codes, children, node_move, node_visits, node_totals, done)

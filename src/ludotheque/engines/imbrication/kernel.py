@@ -33,10 +33,8 @@ Move.from_text('a3xa1')
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -47,12 +45,13 @@ from ..compiled import (
     Array,
     KernelMismatchError,
     Playouts,
-    SearchResult,
     compiled,
     count,
+    finished_playouts,
     lowest,
     require,
     rng_below,
+    with_room,
 )
 from .board import (
     BETWEEN,
@@ -111,8 +110,8 @@ LINE_LENGTH = ROUNDS * TURNS_PER_ROUND
 
 _MOTIONS = ("none", "step", "slide", "short_capture", "long_capture")
 _NONE, _STEP, _SLIDE, _SHORT, _LONG = range(len(_MOTIONS))
-_ROUND_MASK, _OPENINGS_SHIFT, _DRAWN_SHIFT, _PLACED_SHIFT = 7, 3, 6, 10
-_SOURCE_MASK, _KIND_SHIFT, _HOPS_SHIFT, _TARGET_SHIFT, _CELL_BITS = 63, 6, 8, 14, 6
+_ROUND_MASK, _OPENINGS_SHIFT, _DRAWN_SHIFT, PLACED_SHIFT = 7, 3, 6, 10
+SOURCE_MASK, _KIND_SHIFT, _HOPS_SHIFT, _TARGET_SHIFT, _CELL_BITS = 63, 6, 8, 14, 6
 
 
 def _signed(mask: int) -> int:
@@ -142,7 +141,8 @@ _NEXT_TO = np.array(
       for c in range(CELL_COUNT)] for t in TILES],
     dtype=np.int64,
 )
-_FILE_A, _FILE_H, _RANK_8, _EDGE = _signed(FILE_A), _signed(FILE_H), _signed(RANK_8), _signed(EDGE)
+FILE_A_BITS, FILE_H_BITS = _signed(FILE_A), _signed(FILE_H)
+RANK_8_BITS, EDGE_BITS = _signed(RANK_8), _signed(EDGE)
 # _LINE_SOURCE[k]: which tile of order1 + order4 (0-8: order1's, 9-17: order4's) turn k of the
 # game plays (``rules.line_tile``); _ORDER_TURN[j]: a turn that plays tile j of them.
 _LINE_SOURCE = np.array(
@@ -162,7 +162,7 @@ _KEY_SALT1, _KEY_SALT2 = _signed(0x9E3779B97F4A7C15), _signed(0xD1B54A32D192ED03
 def make_clock(round_: int, openings: int, drawn: int, placed: int) -> int:
     """The clock of a turn (``placed`` is :data:`NO_CELL` when no action is pending)."""
     return (round_ | openings << _OPENINGS_SHIFT | drawn << _DRAWN_SHIFT
-            | placed << _PLACED_SHIFT)
+            | placed << PLACED_SHIFT)
 
 
 @compiled
@@ -173,17 +173,17 @@ def mover_of(clock: int) -> int:
     drawn = clock >> _DRAWN_SHIFT & 15
     if openings < OPENING_PLACEMENTS:
         return (round_ - 1 + openings) & 1
-    if clock >> _PLACED_SHIFT != NO_CELL:
+    if clock >> PLACED_SHIFT != NO_CELL:
         return (round_ + drawn) & 1  # the turn of the tile just drawn, drawn - 1
     return (round_ - 1 + drawn) & 1
 
 
 # -- geometry --------------------------------------------------------------------------------------
 @compiled
-def _neighbours(mask: int) -> int:
+def neighbour_mask(mask: int) -> int:
     """The cells orthogonally next to some cell of ``mask`` (maybe some of ``mask`` too)."""
-    return (((mask << 1) & ~_FILE_A) | ((mask >> 1) & ~_FILE_H) | (mask << SIZE)
-            | ((mask >> SIZE) & ~_RANK_8))
+    return (((mask << 1) & ~FILE_A_BITS) | ((mask >> 1) & ~FILE_H_BITS) | (mask << SIZE)
+            | ((mask >> SIZE) & ~RANK_8_BITS))
 
 
 @compiled
@@ -191,9 +191,9 @@ def territory_mask(own: int, other: int) -> int:
     """The cells of ``own``'s territories (``board.territories``): the empty cells whose region
     touches neither the edge nor an ``other`` piece."""
     empty = ~(own | other)
-    outside = empty & (_EDGE | _neighbours(other))
+    outside = empty & (EDGE_BITS | neighbour_mask(other))
     while True:
-        grown = outside | (_neighbours(outside) & empty)
+        grown = outside | (neighbour_mask(outside) & empty)
         if grown == outside:
             break
         outside = grown
@@ -205,10 +205,10 @@ def placeable(light: int, dark: int, mover: int) -> int:
     """The empty cells where ``mover`` may place: not flanked on one line by two enemy pieces
     (§4.1, ``board.banned``)."""
     enemy = light if mover else dark
-    left = (enemy << 1) & ~_FILE_A
-    right = (enemy >> 1) & ~_FILE_H
+    left = (enemy << 1) & ~FILE_A_BITS
+    right = (enemy >> 1) & ~FILE_H_BITS
     below = enemy << SIZE
-    above = (enemy >> SIZE) & ~_RANK_8
+    above = (enemy >> SIZE) & ~RANK_8_BITS
     return ~(light | dark) & ~((left & right) | (below & above))
 
 
@@ -230,7 +230,7 @@ def score(light: int, dark: int) -> tuple[int, int, int, int]:
 def finished(light: int, dark: int, clock: int) -> bool:
     """Whether the game is over: after round 5's ninth tile, or when the player who must place
     has no cell to place on (§3.2, §6, only that player is checked)."""
-    if clock >> _PLACED_SHIFT != NO_CELL:
+    if clock >> PLACED_SHIFT != NO_CELL:
         return False
     if clock & _ROUND_MASK == ROUNDS and clock >> _DRAWN_SHIFT & 15 == TURNS_PER_ROUND:
         return True
@@ -409,7 +409,7 @@ def generate(light: int, dark: int, clock: int, line: Array, moves: Array, paths
     the end of ``moves`` are counted, not written: a count above its rows asks for more room."""
     mover = mover_of(clock)
     own, enemy = (dark, light) if mover else (light, dark)
-    placed = clock >> _PLACED_SHIFT
+    placed = clock >> PLACED_SHIFT
     n = 0
     if placed == NO_CELL:
         targets = placeable(light, dark, mover)
@@ -457,12 +457,12 @@ def apply(light: int, dark: int, clock: int, line: Array, word: int,
     round_ = clock & _ROUND_MASK
     openings = clock >> _OPENINGS_SHIFT & 7
     drawn = clock >> _DRAWN_SHIFT & 15
-    source = word & _SOURCE_MASK
+    source = word & SOURCE_MASK
     if openings < OPENING_PLACEMENTS:
         if mover:
             return light, dark | _BIT[source], make_clock(round_, openings + 1, 0, NO_CELL), NOTHING
         return light | _BIT[source], dark, make_clock(round_, openings + 1, 0, NO_CELL), NOTHING
-    if clock >> _PLACED_SHIFT == NO_CELL:
+    if clock >> PLACED_SHIFT == NO_CELL:
         # Place, reveal the next tile, then apply what needs no choice (§3.3).
         own, enemy = (dark, light) if mover else (light, dark)
         with_piece = own | _BIT[source]
@@ -485,7 +485,7 @@ def apply(light: int, dark: int, clock: int, line: Array, word: int,
         else:
             light, dark, clock = _end_turn(own, enemy, round_, drawn)
         return light, dark, clock, event
-    target = word >> _TARGET_SHIFT & _SOURCE_MASK
+    target = word >> _TARGET_SHIFT & SOURCE_MASK
     if mover:
         light, dark, clock = _end_turn(light & ~captured, (dark & ~_BIT[source]) | _BIT[target],
                                        round_, drawn)
@@ -510,7 +510,7 @@ def playout(light: int, dark: int, clock: int, line: Array, moves: Array, paths:
     holds indexes among the cells left)."""
     plies = 0
     while True:
-        if clock >> _PLACED_SHIFT == NO_CELL:
+        if clock >> PLACED_SHIFT == NO_CELL:
             if clock & _ROUND_MASK == ROUNDS and clock >> _DRAWN_SHIFT & 15 == TURNS_PER_ROUND:
                 break
             mover = mover_of(clock)
@@ -628,8 +628,8 @@ def to_plain_move(code: int) -> Move:
     """The plain engine's ``Move`` of a kernel code."""
     kind = code >> _KIND_SHIFT & 3
     hops = code >> _HOPS_SHIFT & 63
-    cells = (code & _SOURCE_MASK,
-             *(code >> (_TARGET_SHIFT + _CELL_BITS * i) & _SOURCE_MASK for i in range(hops)))
+    cells = (code & SOURCE_MASK,
+             *(code >> (_TARGET_SHIFT + _CELL_BITS * i) & SOURCE_MASK for i in range(hops)))
     if kind == PLACE:
         return PLACEMENTS[cells[0]]
     if kind == SHIFT:
@@ -680,7 +680,7 @@ class Position:
         """``(light, dark, clock)`` as compiled code takes them."""
         placed = NO_CELL if self.placed is None else self.placed
         clock = self.round | self.openings << _OPENINGS_SHIFT | self.drawn << _DRAWN_SHIFT
-        return _signed(self.light), _signed(self.dark), clock | placed << _PLACED_SHIFT
+        return _signed(self.light), _signed(self.dark), clock | placed << PLACED_SHIFT
 
     @property
     def line(self) -> Array:
@@ -775,7 +775,7 @@ def legal_moves(position: Position) -> list[int]:
 
 def after_word(position: Position, word: int, captured: int) -> Position:
     light, dark, clock, event = apply(*position.words, position.line, word, captured)
-    placed = clock >> _PLACED_SHIFT
+    placed = clock >> PLACED_SHIFT
     outcomes = position.outcomes
     if event == ACTION:
         outcomes = (*outcomes[:-1], "action")
@@ -812,18 +812,9 @@ def playouts(state: ImbricationState | Position, n: int, seed: int = 0) -> Playo
     its result ``n`` times, length 0."""
     position = _position(state)
     if position.is_over:
-        wins = np.zeros(2, dtype=np.int64)
-        winners = position.result().winners
-        for winner in winners:
-            wins[winner] = n
-        return Playouts(wins, 0 if winners else n, np.zeros(n, dtype=np.int64))
-    room = MOVE_ROOM
-    while True:
-        wins, draws, lengths, done = run_playouts(*position.words, position.line, n,
-                                                  np.uint64(seed % 2**64), room)
-        if done:
-            return Playouts(wins, int(draws), lengths)
-        room *= 4
+        return finished_playouts(position.result().winners, 2, n)
+    return with_room(lambda room: run_playouts(*position.words, position.line, n, np.uint64(seed % 2**64),
+                                               room), MOVE_ROOM)
 
 
 def _traced(position: Position, seed: int) -> tuple[list[int], tuple[int, int, int]]:
@@ -871,25 +862,6 @@ def perft(depth: int, state: ImbricationState | Position | None = None, seed: in
         if nodes >= 0:
             return nodes
         room *= 4
-
-
-# -- search: determinized alpha-beta and information-set MCTS in compiled code (search.py) -----------
-def pimc(worlds: Sequence[ImbricationState | Position], **options: Any) -> SearchResult:
-    """Determinized alpha-beta inside the kernel over ``worlds``, full states the bot drew with
-    ``state.determinize`` (``search.pimc``: ``depth``, ``nodes``, ``seed``, ``depth_step``,
-    ``whole_turns``, ``progress``)."""
-    from . import search  # compiled on first use
-
-    return search.pimc(worlds, **options)
-
-
-def ismcts(worlds: Sequence[ImbricationState | Position], **options: Any) -> SearchResult:
-    """Single-observer information-set MCTS inside the kernel over ``worlds``, full states the
-    bot drew (``search.ismcts``: ``iterations``, ``exploration``, ``seed``, ``use_evaluator``,
-    ``progress``); with no options, random playouts to the end."""
-    from . import search  # compiled on first use
-
-    return search.ismcts(worlds, **options)
 
 
 # -- agreement with the plain engine ---------------------------------------------------------------

@@ -59,21 +59,21 @@ from ..compiled import (
 from . import kernel
 from .evaluate import PIECE_WEIGHT, POCKET_WEIGHT, SCALE, TERRITORY_WEIGHT
 from .kernel import (
-    _EDGE,
-    _FILE_A,
-    _FILE_H,
-    _PLACED_SHIFT,
-    _RANK_8,
-    _SOURCE_MASK,
+    EDGE_BITS,
+    FILE_A_BITS,
+    FILE_H_BITS,
     MOVE_ROOM,
     NO_CELL,
     PATH_WIDTH,
+    PLACED_SHIFT,
+    RANK_8_BITS,
+    SOURCE_MASK,
     Position,
-    _neighbours,
     apply,
     finished,
     generate,
     mover_of,
+    neighbour_mask,
     position_key,
     score,
     territory_mask,
@@ -117,12 +117,12 @@ def material_tenths(own: int, other: int, weights: Array) -> int:
     cells, pockets (empty cells off the edge, not territory, with no ``other`` neighbour and
     three or four ``own`` ones), pieces."""
     claimed = territory_mask(own, other)
-    west = (own << 1) & ~_FILE_A  # bit c: an own piece on c's west
-    east = (own >> 1) & ~_FILE_H
+    west = (own << 1) & ~FILE_A_BITS  # bit c: an own piece on c's west
+    east = (own >> 1) & ~FILE_H_BITS
     south = own << 8
-    north = (own >> 8) & ~_RANK_8
+    north = (own >> 8) & ~RANK_8_BITS
     three = (west & east & (south | north)) | (south & north & (west | east))
-    pockets = ~(own | other | claimed) & ~_EDGE & ~_neighbours(other) & three
+    pockets = ~(own | other | claimed) & ~EDGE_BITS & ~neighbour_mask(other) & three
     return int(weights[_W_TERRITORY] * count(claimed) + weights[_W_POCKET] * count(pockets)
                + weights[_W_PIECE] * count(own))
 
@@ -175,7 +175,7 @@ def evaluate(state: ImbricationState | Position, player: int) -> float:
 @compiled
 def _history_index(word: int) -> int:
     kind = word >> 6 & 3
-    return (kind << 12) | ((word >> 14 & _SOURCE_MASK) << 6) | (word & _SOURCE_MASK)
+    return (kind << 12) | ((word >> 14 & SOURCE_MASK) << 6) | (word & SOURCE_MASK)
 
 
 @compiled
@@ -222,7 +222,7 @@ def _terminal(light: int, dark: int, mover: int, ply: int) -> int:
 def _child_depth(depth: int, clock: int, whole_turns: bool) -> int:
     """The depth left below a move that led to ``clock``: one ply less, or (whole turns) the
     same when the move was a placement whose action is now pending."""
-    if whole_turns and clock >> _PLACED_SHIFT != NO_CELL:
+    if whole_turns and clock >> PLACED_SHIFT != NO_CELL:
         return depth
     return depth - 1
 

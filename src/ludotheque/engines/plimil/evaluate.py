@@ -68,7 +68,7 @@ def _advance(state: PlimilState, player: Player) -> float:
 # The bot levels tuned for this game (``GameInfo.levels``: players -> level; 0: every count).
 # Plimil's determinize rebuilds hidden stems and blocks: the plain levels draw a few samples and
 # reuse them. Where the compiled kernel runs, each level searches inside it (``kernel``: the
-# options of ``kernel.ismcts``, ``samples`` the worlds the bot draws): easy and medium with their
+# options of ``search.ismcts``, ``samples`` the worlds the bot draws): easy and medium with their
 # plain budgets (the same search, faster), hard with 15 times more iterations over twice the
 # worlds and random playouts at its leaves. Their plain options are the levels on the plain
 # engine (``hard-plain``: the hard of before the kernel).

@@ -32,7 +32,7 @@ plain engine keys its table by the exact position code instead, and :class:`Posi
 those exact keys (:func:`plain_key`), so the two can be compared.
 
 **The search** for the bots, :func:`ismcts` (information-set MCTS over the worlds a bot drew
-with ``determinize``), lives in ``search.py``, imported on its first call.
+with ``determinize``), lives in ``search.py``, which imports this module (never the reverse).
 
 >>> move_text(move_code("D3-d4 xE4")), move_text(move_code("e5-d4@ccw"))
 ('d3-d4xe4', 'e5-d4@ccw')
@@ -46,7 +46,7 @@ with ``determinize``), lives in ``search.py``, imported on its first call.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,13 +59,14 @@ from ..compiled import (
     Array,
     KernelMismatchError,
     Playouts,
-    SearchResult,
     compiled,
+    finished_playouts,
     lowest,
     require,
     rng_below,
     seen_pop,
     seen_push,
+    with_room,
 )
 from ..compiled import seen_table as compiled_seen_table
 from .board import (
@@ -928,20 +929,10 @@ def playouts(state: PlimilState | Position, n: int, seed: int = 0) -> Playouts:
     require()
     position = _position(state)
     if position.is_over:
-        wins = np.zeros(2, dtype=np.int64)
-        winners = position.result().winners
-        for player in winners:
-            wins[player] = n
-        return Playouts(wins, 0 if winners else n, np.zeros(n, dtype=np.int64))
+        return finished_playouts(position.result().winners, 2, n)
     root = position.array()
-    room = PLAYOUT_ROOM
-    while True:
-        keys, counts = seen_table(position.seen, spare=room)
-        wins, draws, lengths, done = run_playouts(root, keys, counts, n, np.uint64(seed % 2**64), room)
-        if done:
-            break
-        room *= 4
-    return Playouts(wins, int(draws), lengths)
+    return with_room(lambda room: run_playouts(root, *seen_table(position.seen, spare=room), n,
+                                               np.uint64(seed % 2**64), room), PLAYOUT_ROOM)
 
 
 def trace_playout(state: PlimilState | Position, seed: int = 0) -> tuple[list[int], Position]:
@@ -983,16 +974,6 @@ def perft(depth: int, state: PlimilState | Position | None = None, variant: str 
     stack[0] = position.array()
     buffers = np.empty((depth, MAX_MOVES), dtype=np.int32)
     return int(perft_count(stack, 0, depth, keys, counts, buffers))
-
-
-# -- search: information-set MCTS in compiled code (search.py), for the bots ------------------------
-def ismcts(worlds: Sequence[PlimilState], **options: Any) -> SearchResult:
-    """Information-set MCTS inside the kernel over ``worlds``, the full states a bot drew with
-    ``state.determinize(player, rng)`` for the player to move (``search.ismcts``:
-    ``iterations``, ``exploration``, ``leaf``, ``weights``, ``seed``, ``progress``)."""
-    from . import search  # compiled on first use
-
-    return search.ismcts(worlds, **options)
 
 
 # -- agreement with the plain engine --------------------------------------------------------------------

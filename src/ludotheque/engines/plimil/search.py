@@ -295,19 +295,8 @@ def ismcts(
         done += batch
         if progress is not None:
             progress(done / iterations)
-    children = _children(0, node_first, node_next)
-    visits = {int(node_move[c]): int(node_visits[c]) for c in children}
-    means = {int(node_move[c]): float(node_totals[c]) / max(1, int(node_visits[c])) for c in children}
-    order = {code: i for i, code in enumerate(codes)}
-    best = min(visits, key=lambda m: (-visits[m], -means[m], order[m]))
-    line = [best]
-    node = next(c for c in children if int(node_move[c]) == best)
-    while node_first[node] >= 0:
-        node = max(_children(node, node_first, node_next), key=lambda c: int(node_visits[c]))
-        line.append(int(node_move[node]))
-    return SearchResult(best, max(-1.0, min(1.0, means[best])), len(line), done,
-                        np.array(codes, dtype=np.int32),
-                        np.array([visits.get(c, 0) for c in codes], dtype=np.float64), tuple(line))
+    return shared.tree_answer(codes, lambda node: _children(node, node_first, node_next), node_move,
+                              node_visits, node_totals, done, depth_is_line=True)
 
 
 def _children(node: int, node_first: Array, node_next: Array) -> list[int]:

@@ -27,7 +27,7 @@ Move.from_text('2a1x1a1x1b1')
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,14 +39,15 @@ from ..compiled import (
     Array,
     KernelMismatchError,
     Playouts,
-    SearchResult,
     compiled,
     count,
+    finished_playouts,
     lowest,
     require,
     rng_below,
     seen_pop,
     seen_push,
+    with_room,
 )
 from ..compiled import seen_table as compiled_seen_table
 from .board import ABOVE, BALLS_PER_PLAYER, HIGHER, LEVEL_MASK, SUPPORTS, TOP
@@ -449,22 +450,11 @@ def playouts(state: PylosState | Position, n: int, seed: int = 0) -> Playouts:
     require()
     position = state if isinstance(state, Position) else from_state(state)
     if position.is_over:
-        wins = np.zeros(2, dtype=np.int64)
-        winner = position.winner
-        if winner is not None:
-            wins[winner] = n
-        return Playouts(wins, 0 if winner is not None else n, np.zeros(n, dtype=np.int64))
-    room = PLAYOUT_ROOM
-    while True:
-        keys, counts = seen_table(position.seen, spare=room)
-        wins, draws, lengths, done = run_playouts(
-            position.light, position.dark, position.mover, VARIANT_CODES[position.variant],
-            keys, counts, n, np.uint64(seed % 2**64), room,
-        )
-        if done:
-            break
-        room *= 4
-    return Playouts(wins, int(draws), lengths)
+        return finished_playouts(() if position.winner is None else (position.winner,), 2, n)
+    variant = VARIANT_CODES[position.variant]
+    return with_room(lambda room: run_playouts(position.light, position.dark, position.mover, variant,
+                                               *seen_table(position.seen, spare=room), n,
+                                               np.uint64(seed % 2**64), room), PLAYOUT_ROOM)
 
 
 def trace_playout(state: PylosState | Position, seed: int = 0) -> tuple[list[int], Position]:
@@ -510,55 +500,6 @@ def perft(depth: int, state: PylosState | Position | None = None, variant: str =
     buffers = np.empty((depth, MAX_MOVES), dtype=np.int32)
     return int(perft_count(position.light, position.dark, position.mover,
                            VARIANT_CODES[position.variant], keys, counts, depth, buffers))
-
-
-# -- search: alpha-beta and UCT in compiled code (search.py), for the bots ---------------------------
-def alphabeta(state: PylosState | Position, *, depth: int = 64, nodes: int = 1_000_000, seed: int = 0,
-              progress: Callable[[float], None] | None = None, weights: Mapping[str, float] | None = None,
-              table_bits: int | None = None) -> SearchResult:
-    """Iterative-deepening alpha-beta inside the kernel (see ``search.alphabeta``)."""
-    from . import search  # compiled on first use
-
-    return search.alphabeta(state, depth=depth, nodes=nodes, seed=seed, progress=progress,
-                            weights=weights, table_bits=table_bits)
-
-
-def uct(state: PylosState | Position, *, iterations: int = 10_000, exploration: float = 1.0,
-        seed: int = 0, progress: Callable[[float], None] | None = None, plies: int | None = None,
-        greedy: float = 0.0, solver: bool = False) -> SearchResult:
-    """UCT inside the kernel, random playouts to the end by default (see ``search.uct``)."""
-    from . import search  # compiled on first use
-
-    return search.uct(state, iterations=iterations, exploration=exploration, seed=seed,
-                      progress=progress, plies=plies, greedy=greedy, solver=solver)
-
-
-def pimc(worlds: Sequence[PylosState | Position], *, depth: int = 64, nodes: int = 1_000_000,
-         seed: int = 0, progress: Callable[[float], None] | None = None,
-         weights: Mapping[str, float] | None = None) -> SearchResult:
-    """Alpha-beta over determinizations (the interface of hidden-information kernels): Pylos
-    hides nothing, so every world is the position itself and one alpha-beta search answers.
-    Raises ``ValueError`` for worlds that differ."""
-    return alphabeta(_the_world(worlds), depth=depth, nodes=nodes, seed=seed, progress=progress,
-                     weights=weights)
-
-
-def ismcts(worlds: Sequence[PylosState | Position], *, iterations: int = 10_000,
-           exploration: float = 1.0, seed: int = 0, progress: Callable[[float], None] | None = None,
-           greedy: float = 0.0) -> SearchResult:
-    """Information-set MCTS over determinizations (the interface of hidden-information
-    kernels): Pylos hides nothing, so every world is the position itself and UCT answers.
-    Raises ``ValueError`` for worlds that differ."""
-    return uct(_the_world(worlds), iterations=iterations, exploration=exploration, seed=seed,
-               progress=progress, greedy=greedy)
-
-
-def _the_world(worlds: Sequence[PylosState | Position]) -> Position:
-    """The one position all ``worlds`` are (a determinization of a Pylos state is the state)."""
-    positions = {world if isinstance(world, Position) else from_state(world) for world in worlds}
-    if len(positions) != 1:
-        raise ValueError(f"pylos hides nothing: its worlds are one position, not {len(positions)}")
-    return positions.pop()
 
 
 # -- agreement with the plain engine --------------------------------------------------------------------

@@ -24,7 +24,7 @@ subtree decided is not stored: only values that no path can change are shared.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from ..compiled import (
     SearchResult,
     compiled,
     count,
+    deepen,
     from_table,
     lowest,
     pick,
@@ -47,6 +48,7 @@ from ..compiled import (
     table_slot,
     to_table,
     tree_add_child,
+    tree_answer,
     tree_fill,
     weight_vector,
 )
@@ -394,56 +396,26 @@ def alphabeta(
     history = np.zeros(1 << 15, dtype=np.int64)
     stats = np.array([0, nodes, 0, 0, 64 - table_bits, 0], dtype=np.int64)
     chosen = weights_array(weights)
-    values = np.zeros(len(root), dtype=np.int64)
-    best_values = values.copy()
-    completed = 0
-    for iteration in range(1, depth + 1):
+
+    def iterate(root: Array, iteration: int, values: Array) -> bool:
         stats[_ROOT_DONE] = 0
-        done = root_iteration(position.light, position.dark, position.mover, variant, iteration, root,
-                              values, keys, counts, table_keys, table_values, table_depths,
-                              table_bounds, table_moves, moves, scores, killers, history, stats, chosen)
-        if not done:
-            if completed:
-                root, best_values = _partial_best(root, values, best_values, int(stats[_ROOT_DONE]))
-            break
-        completed = iteration
-        order = np.argsort(-values, kind="stable")
-        root, values = root[order], values[order]
-        best_values = values.copy()
-        if progress is not None:
-            progress(iteration / depth)
-        if abs(int(values[0])) >= PROVEN:
-            break  # a proven result: deeper search cannot change it
-    if not completed:  # not even one ply within the budget: every root move, one ply deep
+        return bool(root_iteration(position.light, position.dark, position.mover, variant, iteration, root,
+                                   values, keys, counts, table_keys, table_values, table_depths,
+                                   table_bounds, table_moves, moves, scores, killers, history, stats,
+                                   chosen))
+
+    def rescue(root: Array, values: Array) -> None:
         stats[_BUDGET] = stats[_NODES] + len(root)
         stats[_ABORTED] = 0
-        root_iteration(position.light, position.dark, position.mover, variant, 1, root, values, keys,
-                       counts, table_keys, table_values, table_depths, table_bounds, table_moves, moves,
-                       scores, killers, history, stats, chosen)
-        order = np.argsort(-values, kind="stable")
-        root, best_values = root[order], values[order]
-        completed = 1
+        iterate(root, 1, values)
+
+    root, best_values, completed = deepen(root, depth, iterate, rescue=rescue, progress=progress,
+                                          searched=lambda: int(stats[_ROOT_DONE]))
     best = int(root[0])
     line = _principal_line(position, best, completed, table_keys, table_moves, 64 - table_bits)
     by_move = {int(m): squash(int(v)) for m, v in zip(root, best_values, strict=True)}
     return SearchResult(best, squash(int(best_values[0])), completed, int(stats[_NODES]),
                         np.array(codes, dtype=np.int32), np.array([by_move[c] for c in codes]), line)
-
-
-def _partial_best(root: Array, values: Array, best_values: Array, searched: int) -> tuple[Array, Array]:
-    """The root moves after an abandoned iteration that searched its first ``searched`` moves:
-    one of them that the deeper search proved better than the last iteration's best comes
-    first, with its deeper value (a move is only re-searched to an exact value when it beats
-    the best so far, so a value above the first's is exact)."""
-    if searched < 2:
-        return root, best_values
-    best = int(np.argmax(values[:searched]))
-    if values[best] <= values[0]:
-        return root, best_values
-    order = np.array([best, *(i for i in range(len(root)) if i != best)])
-    improved = best_values.copy()
-    improved[best] = values[best]
-    return root[order], improved[order]
 
 
 def _principal_line(position: Position, best: int, depth: int, table_keys: Array,
@@ -710,20 +682,38 @@ def uct(
             pool_child = np.concatenate([pool_child, np.empty_like(pool_child)])
         if progress is not None:
             progress(max(done / iterations, sizes[2] / plies_budget))
-    start, n = int(node_first[0]), int(node_expanded[0])
-    children = [int(c) for c in pool_child[start:start + n]]
-    visits = {int(node_move[c]): int(node_visits[c]) for c in children}
-    means = {int(node_move[c]): float(node_totals[c]) / max(1, int(node_visits[c])) for c in children}
-    proven = {int(node_move[c]): int(node_proven[c]) for c in children}
-    order = {code: i for i, code in enumerate(codes)}
-    best = min(visits, key=lambda m: (-proven[m], -visits[m], -means[m], order[m]))
-    value = 1.0 if proven[best] > 0 else -1.0 if proven[best] < 0 else max(-1.0, min(1.0, means[best]))
-    line = [best]
-    node = next(c for c in children if int(node_move[c]) == best)
-    while node_expanded[node] > 0:
+
+    def children(node: int) -> list[int]:
         first = int(node_first[node])
-        kids = pool_child[first:first + int(node_expanded[node])]
-        node = int(max(kids, key=lambda c: (node_proven[c], node_visits[c])))
-        line.append(int(node_move[node]))
-    return SearchResult(best, value, 0, done, np.array(codes, dtype=np.int32),
-                        np.array([visits.get(c, 0) for c in codes], dtype=np.float64), tuple(line))
+        return [int(c) for c in pool_child[first:first + int(node_expanded[node])]]
+
+    return tree_answer(codes, children, node_move, node_visits, node_totals, done, proven=node_proven)
+
+
+# -- the interface of hidden-information kernels, for a game that hides nothing --------------------
+def pimc(worlds: Sequence[PylosState | Position], *, depth: int = 64, nodes: int = 1_000_000,
+         seed: int = 0, progress: Callable[[float], None] | None = None,
+         weights: Mapping[str, float] | None = None) -> SearchResult:
+    """Alpha-beta over determinizations (the interface of hidden-information kernels): Pylos
+    hides nothing, so every world is the position itself and one alpha-beta search answers.
+    Raises ``ValueError`` for worlds that differ."""
+    return alphabeta(_the_world(worlds), depth=depth, nodes=nodes, seed=seed, progress=progress,
+                     weights=weights)
+
+
+def ismcts(worlds: Sequence[PylosState | Position], *, iterations: int = 10_000,
+           exploration: float = 1.0, seed: int = 0, progress: Callable[[float], None] | None = None,
+           greedy: float = 0.0) -> SearchResult:
+    """Information-set MCTS over determinizations (the interface of hidden-information
+    kernels): Pylos hides nothing, so every world is the position itself and UCT answers.
+    Raises ``ValueError`` for worlds that differ."""
+    return uct(_the_world(worlds), iterations=iterations, exploration=exploration, seed=seed,
+               progress=progress, greedy=greedy)
+
+
+def _the_world(worlds: Sequence[PylosState | Position]) -> Position:
+    """The one position all ``worlds`` are (a determinization of a Pylos state is the state)."""
+    positions = {world if isinstance(world, Position) else kernel.from_state(world) for world in worlds}
+    if len(positions) != 1:
+        raise ValueError(f"pylos hides nothing: its worlds are one position, not {len(positions)}")
+    return positions.pop()
