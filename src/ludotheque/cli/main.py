@@ -12,6 +12,7 @@ from .arena import arena
 from .bench import bench
 from .common import RegistryCommand, RegistryGroup
 from .games import games
+from .learn import learn
 from .play import play
 from .replay import replay
 from .rules import rules
@@ -59,6 +60,7 @@ def options(
 COMMANDS = (
     (games, "List the games with their variants and player counts: {titles}."),
     (play, "Play a game in the terminal against people or computer opponents."),
+    (learn, "Learn a game step by step, from the setup to a first game won against the easy level."),
     (replay, "Step through a saved game record."),
     (bench, "Measure engine speed with uniformly random playouts."),
     (rules, "Show a game's rules (French or English)."),
