@@ -13,6 +13,7 @@ from .bench import bench
 from .common import RegistryCommand, RegistryGroup
 from .games import games
 from .learn import learn
+from .operate import backup, doctor, restore
 from .play import play
 from .replay import replay
 from .rules import rules
@@ -67,6 +68,9 @@ COMMANDS = (
     (arena, "Round robin between bots: Elo ratings, results table, CSV/JSON and a chart."),
     (selfplay, "A bot against itself, every game saved as a record (JSON lines), for training and research."),
     (serve, "Run the web server: lobby, live and correspondence games, bots."),
+    (backup, "Back up the server's database while it runs: one moment's consistent copy."),
+    (restore, "Restore a backup into an empty database (--force: over one)."),
+    (doctor, "Check a setup (database, migrations, Redis, SMTP, public URL, clock), one line each."),
 )
 for command, text in COMMANDS:
     app.command(cls=RegistryCommand, help=text)(command)

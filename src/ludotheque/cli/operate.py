@@ -83,11 +83,9 @@ def backup(
     as_json: JsonOption = False,
 ) -> None:
     """Back up the server's database while the server runs: a consistent copy of one moment, even
-    while games are played (SQLite: its online backup API; PostgreSQL: pg_dump, custom format).
-
-    The copy is written beside DEST and renamed once complete and checked. Schedule it with cron
-    or a systemd timer (docs/operations.md); restore it with ludotheque restore.
-    """
+    while games are played (SQLite: its online backup API; PostgreSQL: pg_dump, custom format),
+    written beside DEST and renamed once complete and checked. Schedule it with cron or a systemd
+    timer (docs/operations.md); restore it with ludotheque restore."""
     from ..server.backup import BackupError, backup_kind_of_url
     from ..server.backup import backup as make_backup
 
@@ -119,11 +117,9 @@ def restore(
     as_json: JsonOption = False,
 ) -> None:
     """Restore a backup into a database: a new, empty one (a SQLite file that does not exist yet, or
-    a PostgreSQL database created for it), or, with --force, over an existing one.
-
-    A SQLite backup restores into SQLite, a PostgreSQL one into PostgreSQL. The server migrates a
-    backup of an older version at its next start. Other servers may keep running meanwhile.
-    """
+    a PostgreSQL database created for it), or, with --force, over an existing one. A SQLite backup
+    restores into SQLite, a PostgreSQL one into PostgreSQL; the server migrates a backup of an older
+    version at its next start. Servers on other databases may keep running meanwhile."""
     from ..server.backup import BackupError, backup_kind_of_url
     from ..server.backup import restore as restore_backup
 
@@ -170,8 +166,7 @@ def doctor(
     """Check a setup, one line per check (OK, PROBLEM with its fix, or SKIPPED with why): the
     database opens and is migrated to the head revision, Redis and the SMTP server answer (when
     given), the public URL serves the catalog (when given), and the database server's clock agrees
-    with this machine's (PostgreSQL). The exit status is 1 if any check finds a problem.
-    """
+    with this machine's (PostgreSQL). The exit status is 1 if any check finds a problem."""
     from ..server.doctor import run_checks
 
     checks = run_checks(db, redis=redis, smtp=smtp, public_url=public_url, max_skew_s=max_skew,
