@@ -14,18 +14,29 @@ import contextlib
 import gc
 import logging
 import os
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import account_routes, chat_routes, pages, player_routes, routes, seek_routes, sockets
+from . import (
+    account_routes,
+    chat_routes,
+    health,
+    logs,
+    metrics,
+    pages,
+    player_routes,
+    routes,
+    seek_routes,
+    sockets,
+)
 from .bots import BotPool
 from .config import DB_ENV, ServerSettings, database_url
 from .errors import install_error_handlers
 from .hub import Hub
+from .logs import redact
 from .openapi import DOCS_PATH, mount_docs
 from .people import CREDENTIALS_ENDED, AccountThrottle, People, SigninThrottle
 from .storage import Storage
@@ -35,7 +46,7 @@ GC_THRESHOLDS = (50_000, 20, 100)
 # uvicorn logs each request's path with its query ("uvicorn.access"), and each WebSocket's
 # ("uvicorn.error"): seat tokens and invite codes travel in queries (?token=, ?invite=).
 LOGGERS_WITH_PATHS = ("uvicorn.access", "uvicorn.error")
-_SECRET_IN_QUERY = re.compile(r"(?i)\b(token|invite)=[^&\s\"']*")
+__all__ = ["SecretRedactor", "app_from_env", "create_app", "install_redactor", "redact"]
 
 
 # The pages load only this server's scripts, styles, images and sockets (no inline script or
@@ -77,11 +88,6 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def redact(text: str) -> str:
-    """``text`` with the values of ``token=`` and ``invite=`` replaced by an ellipsis."""
-    return _SECRET_IN_QUERY.sub(r"\1=…", text)
-
-
 class SecretRedactor(logging.Filter):
     """Keeps seat tokens and invite codes out of the logs, whatever started the server."""
 
@@ -102,21 +108,27 @@ def install_redactor() -> None:
 
 
 def create_app(
-    db: str | None = None, *, bot_workers: int | None = None, settings: ServerSettings | None = None
+    db: str | None = None, *, bot_workers: int | None = None, settings: ServerSettings | None = None,
+    log_format: str | None = None,
 ) -> FastAPI:
     """The server on database ``db`` (``None``: ``$LUDOTHEQUE_DB`` or SQLite in the data folder),
-    with ``settings`` (``None``: from ``LUDOTHEQUE_*`` variables, see ``config``).
+    with ``settings`` (``None``: from ``LUDOTHEQUE_*`` variables, see ``config``), logging in
+    ``log_format`` (``text`` or ``json``; ``None``: ``$LUDOTHEQUE_LOG_FORMAT``, else ``text``).
 
     Migrations are applied, old games expired and unfinished ones resumed when the app starts.
+    ``/metrics``, ``/health`` and ``/ready``: docs/observability.md.
     """
     url = database_url(db)
     settings = settings or ServerSettings.from_env()
     install_redactor()
+    chosen_format = logs.configure(log_format)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         install_redactor()  # again: a logging configuration made after create_app may have run
+        logs.configure(chosen_format)  # again: uvicorn configures its loggers after create_app
         storage = Storage(url)
+        metrics.watch_engine(storage.engine)
         await storage.run(storage.migrate)
         bots = BotPool(bot_workers, settings.bots)
         await bots.prepare()
@@ -134,6 +146,10 @@ def create_app(
         sweeper = asyncio.get_running_loop().create_task(hub.sweep_forever())
         # Several workers: each one watches for overdue clocks and bot moves nobody thinks.
         watcher = asyncio.get_running_loop().create_task(hub.watch_forever()) if hub.bus else None
+        metrics.started()
+        # Several workers sharing their figures: each writes its own every few seconds.
+        sampler = (asyncio.get_running_loop().create_task(metrics.sample_forever(app))
+                   if metrics.multiprocess() else None)
         # Everything loaded so far (the libraries, the resumed games) lives as long as the
         # process: keep it out of the collector's passes, and make full passes rare. Under
         # load each full pass walks every connection's objects and stalls every game (~0.1 s).
@@ -142,7 +158,7 @@ def create_app(
         try:
             yield
         finally:
-            for task in (sweeper, watcher):
+            for task in (sweeper, watcher, sampler):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
@@ -152,6 +168,7 @@ def create_app(
 
     app = FastAPI(title="Ludothèque", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(metrics.Observe)  # outermost: its time and status are the client's
     install_error_handlers(app)
     app.include_router(routes.router)
     app.include_router(account_routes.router)
@@ -159,6 +176,8 @@ def create_app(
     app.include_router(seek_routes.router)
     app.include_router(chat_routes.router)
     app.include_router(sockets.router)
+    app.include_router(health.router)
+    app.include_router(metrics.router)
     app.include_router(pages.router)
     mount_docs(app)
     pages.mount_static(app)

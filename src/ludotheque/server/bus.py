@@ -19,8 +19,11 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from . import metrics
 
 log = logging.getLogger("ludotheque.server")
 CHANNEL = "ludotheque:events"
@@ -76,13 +79,27 @@ class Bus:
 
         text = encode_message(message, self.origin)
         for attempt in (1, 2):  # a connection from before a Redis restart fails once, then reconnects
+            started = time.perf_counter()
             try:
                 await self._redis.publish(CHANNEL, text)
+                metrics.redis_timed("publish", time.perf_counter() - started)
+                metrics.bus_message("sent")
                 self.published += 1
                 return
             except (RedisError, OSError):
+                metrics.redis_timed("publish", time.perf_counter() - started, failed=True)
                 if attempt == 2:
                     log.warning("Redis is unreachable: a change was not announced to the other workers")
+
+    async def ping(self) -> None:
+        """Ask Redis for a PONG (readiness); raises when it does not answer."""
+        started = time.perf_counter()
+        try:
+            await self._redis.ping()
+        except BaseException:
+            metrics.redis_timed("ping", time.perf_counter() - started, failed=True)
+            raise
+        metrics.redis_timed("ping", time.perf_counter() - started)
 
     async def _listen(self) -> None:
         from redis.exceptions import RedisError
@@ -114,6 +131,7 @@ class Bus:
         if message is None or message.get("from") == self.origin:
             return
         self.received += 1
+        metrics.bus_message("received")
         try:
             await self._handle(message)
         except Exception:  # one bad message never stops the subscription
