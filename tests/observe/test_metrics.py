@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from fastapi.testclient import TestClient
 
 from ludotheque.server import metrics
@@ -17,10 +16,6 @@ from .helpers import Samples, families, label_values, parse, total, wait_for
 GAME_ROUTE = "/api/games/{game_id}"
 MOVES_ROUTE = "/api/games/{game_id}/moves"
 SOCKET_ROUTE = "/api/games/{game_id}/ws"
-PENDING_HUB = ("needs metrics.moves_played(...) in Hub._change (hub.py is not observability's: "
-               "the lead applies the line given in docs/observability.md)")
-PENDING_BOTS = ("needs metrics.bot_thought(...) in BotPool._finished_in_thread (bots.py is not "
-                "observability's: the lead applies the lines given in docs/observability.md)")
 
 
 def scrape(client: TestClient) -> Samples:
@@ -102,7 +97,6 @@ def test_request_ids_come_back(client: TestClient) -> None:
     assert client.get("/api/catalog").headers["x-request-id"]
 
 
-@pytest.mark.xfail(strict=True, reason=PENDING_HUB)
 def test_moves_are_counted(client: TestClient) -> None:
     before = scrape(client)
     created = create(client)
@@ -115,7 +109,6 @@ def test_moves_are_counted(client: TestClient) -> None:
         before, "ludotheque_moves_total", game="pylos") == 2
 
 
-@pytest.mark.xfail(strict=True, reason=PENDING_BOTS)
 def test_bot_think_time_is_measured(client: TestClient) -> None:
     before = scrape(client)
     created = create(client, seats=["human", "bot:random"])

@@ -172,7 +172,6 @@ def test_an_address_is_verified_by_a_single_use_link_sent_once(db_url: str, inbo
         assert len(eventually(lambda: received.links_to("ada@example.net"))) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="Hub._mail must check Account.email_verified (see the report)")
 def test_an_unverified_address_is_not_mailed(db_url: str, inbox: tuple[Inbox, str]) -> None:
     received, smtp = inbox
     with serving(db_url, smtp=smtp) as client:

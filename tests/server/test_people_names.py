@@ -66,7 +66,6 @@ def test_a_seat_of_no_account_cannot_bear_a_players_name(client: TestClient) -> 
     assert client.portal.call(people.guest_seat_name, guest, "") == guest  # type: ignore[union-attr]
 
 
-@pytest.mark.xfail(strict=True, reason="routes.py must call people.guest_seat_name (see the report)")
 def test_the_api_refuses_a_players_name_on_a_seat_of_no_account(client: TestClient) -> None:
     sign_up(client, "Alice")
     new_browser(client)  # an API client without an account

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from ludotheque.server.seeks import SEEKS_PER_ACCOUNT
+
+from .conftest import serving
 from .test_notifications import read_until
 from .test_players import Person
 
@@ -60,3 +63,34 @@ def test_seek_refusals(client: TestClient) -> None:
     client.cookies.clear()
     nobody = client.post("/api/seeks", json={"game": "pylos"})
     assert (nobody.status_code, nobody.json()["code"]) == (401, "sign_in_required")
+
+
+def test_seeks_count_as_created_games(db_url: str) -> None:
+    """Games made by matching count against the client's creation limit: two accounts of one
+    address seeking each other in turn cannot get round it (issue: 861 games in 30 s)."""
+    with serving(db_url, create_limit="3/minute") as client:
+        ada, bob = Person(client, "Ada"), Person(client, "Bob")
+        answers = [person.post(client, "/api/seeks", {"game": "pylos"}) for person in (ada, bob, ada, bob)]
+        assert [answer.status_code for answer in answers] == [201, 201, 201, 429]
+        assert [answer.json().get("matched") for answer in answers[:3]] == [False, True, False]
+        refused = answers[3]
+        assert refused.json()["code"] == "rate_limited" and int(refused.headers["Retry-After"]) >= 1
+        assert [s["name"] for s in client.get("/api/seeks").json()["seeks"]] == ["Ada"]  # nothing changed
+        direct = ada.post(client, "/api/games", {"game": "pylos", "seats": ["human", "open"]})
+        assert direct.status_code == 429  # the same limit as direct creation
+
+
+def test_a_person_has_few_seeks_waiting(client: TestClient) -> None:
+    ada, bob = Person(client, "Ada"), Person(client, "Bob")
+    games = ["pylos", "plimil", "imbrication", "expion"]
+    answers = [ada.post(client, "/api/seeks", {"game": game}) for game in games]
+    assert [answer.status_code for answer in answers] == [201] * SEEKS_PER_ACCOUNT + [409]
+    refused = answers[SEEKS_PER_ACCOUNT].json()
+    assert refused["code"] == "too_many_seeks" and "cancel one" in refused["error"]
+    assert len(client.get("/api/seeks").json()["seeks"]) == SEEKS_PER_ACCOUNT
+    # A seek that starts a game at once waits for nothing: never refused by the bound.
+    assert bob.post(client, "/api/seeks", {"game": "plimil"}).json()["matched"] is True
+    again = [bob.post(client, "/api/seeks", {"game": game}) for game in ("pylos", "imbrication")]
+    assert [answer.json()["matched"] for answer in again] == [True, True]
+    # Once one of Ada's seeks is gone, she may seek again.
+    assert ada.post(client, "/api/seeks", {"game": "expion"}).status_code == 201

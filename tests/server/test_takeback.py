@@ -17,6 +17,7 @@ from ludotheque.server.errors import ApiError
 from ludotheque.server.snapshots import Seat, Snapshot, begin, can_take_back, new_snapshot, play, take_back
 
 from .helpers import bearer, create, tokens
+from .test_players import Person
 
 NOW = Instant(0.0, 1_000_000.0)
 
@@ -129,3 +130,25 @@ def test_a_takeback_gives_no_time_back(client: TestClient) -> None:
     # Each seat keeps the time it used and loses the increment of its move taken back.
     assert after[0] <= before[0] - 60_000 and after[0] < 600_000
     assert after[1] <= before[1] - 60_000
+
+
+def test_no_takeback_in_a_rated_game(client: TestClient) -> None:
+    """A rated game against bots: a takeback would let a player try again until the bot errs and
+    farm a rating, so it is refused both ways (HTTP and WebSocket) and never offered."""
+    ada = Person(client, "Ada")
+    body = {"game": "pylos", "seats": ["human", "bot:random"], "rated": True}
+    created = ada.post(client, "/api/games", body)
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], tokens(created.json())[0]
+    with client.websocket_connect(f"/api/games/{game_id}/ws?token={token}") as socket:
+        socket.receive_json()
+        socket.send_json({"type": "move", "move": "1a1", "ply": 0})
+        replied = wait_for(socket, lambda doc: doc["ply"] == 2)
+        assert replied["rated"] and not replied["can_take_back"]
+        refused = client.post(f"/api/games/{game_id}/seats/0/takeback", headers=bearer(token))
+        assert refused.status_code == 409
+        assert refused.json() == {"error": "no takebacks in a rated game", "code": "rated_takeback"}
+        socket.send_json({"type": "takeback"})
+        error = socket.receive_json()
+        assert (error["type"], error["status"], error["code"]) == ("error", 409, "rated_takeback")
+    assert client.get(f"/api/games/{game_id}").json()["moves"] == replied["moves"]  # nothing changed

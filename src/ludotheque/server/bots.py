@@ -33,6 +33,7 @@ from typing import Any
 
 from ..core.contract import Game, State
 from ..core.registry import load
+from . import metrics
 from .errors import ApiError, quoted
 
 
@@ -169,8 +170,10 @@ class BotPool:
 
     def _finished_in_thread(self, job: _Job) -> Any:
         loop = job.answer.get_loop()
+        started = time.perf_counter()
 
         def done(future: Future[str]) -> None:
+            metrics.bot_thought(job.arguments[4], time.perf_counter() - started)
             with contextlib.suppress(RuntimeError):  # the server's loop has closed meanwhile
                 loop.call_soon_threadsafe(self._settle, job, future)
 

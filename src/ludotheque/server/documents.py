@@ -53,7 +53,7 @@ def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: In
         "rated": meta.rated,
         "clock": snap.clock.to_document(now) if snap.clock else None,
         "draw_offer": sorted(snap.draw_offer),
-        "can_take_back": reader is not None and can_take_back(snap, reader),
+        "can_take_back": reader is not None and not meta.rated and can_take_back(snap, reader),
         "rematch": snap.rematch,
         "rematch_of": meta.rematch_of,
         "created": meta.created,

@@ -7,9 +7,10 @@ stored in one transaction, then installed and broadcast.
 With several workers (a :class:`~ludotheque.server.bus.Bus` on Redis, PostgreSQL) the game's lock
 is also its database row's (``SELECT ... FOR UPDATE``): a worker whose copy is stale reads the
 game again under it. Each change is announced on the bus, and every worker holding the game
-reads it again and pushes it to its own sockets. Clocks fall by their stored deadline and bots'
-moves are leased jobs: any worker's watch (:meth:`Hub.watch_forever`) ends an overdue game or
-takes a bot move that no living worker thinks.
+reads it again and pushes it to its own sockets; a reader who comes before the news (a socket,
+a GET) makes its worker compare versions with the database (:meth:`Hub.get`). Clocks fall by
+their stored deadline and bots' moves are leased jobs: any worker's watch
+(:meth:`Hub.watch_forever`) ends an overdue game or takes a bot move that no living worker thinks.
 
 >>> new_seed() < 2**SEED_BITS
 True
@@ -29,6 +30,7 @@ from typing import Any
 
 from ..core.contract import Game, Player
 from ..core.registry import info, load
+from . import metrics
 from .accounts import AccountStore
 from .botratings import bot_rating
 from .bots import BotPool
@@ -194,8 +196,7 @@ class Hub:
         """The session of ``game_id``, loaded from the database if needed; 404 if unknown."""
         session = self._sessions.get(game_id)
         if session is not None:
-            if session.behind > session.version:
-                await self._catch_up(session, session.behind)
+            await self._up_to_date(session)
             return session
         async with self._loading:
             session = self._sessions.get(game_id)
@@ -208,6 +209,21 @@ class Hub:
                 self._sessions[game_id] = session
                 self._forget_old_games(session)
         return session
+
+    async def _up_to_date(self, session: GameSession) -> None:
+        """Several workers: another worker's change is stored before its news arrives here, so a
+        reader's first document (a socket's, a GET's) would be the previous position. Compare
+        this copy's version with the database's (one indexed read) and read the game again if
+        behind; 404 when another worker deleted it."""
+        newest = session.behind
+        if self.bus is not None:
+            stored = await self.storage.run(self.storage.versions, [session.meta.id])
+            if session.meta.id not in stored:
+                self._forget(session.meta.id)
+                raise ApiError(404, f"no game {quoted(session.meta.id)}", "not_found")
+            newest = max(newest, stored[session.meta.id])
+        if newest > session.version:
+            await self._catch_up(session, newest)
 
     def loaded(self) -> set[str]:
         """The ids of the games in memory now."""
@@ -273,6 +289,8 @@ class Hub:
         return await asyncio.shield(task)
 
     async def _change(self, session: GameSession, operation: Operation) -> Snapshot:
+        if session.meta.rated:
+            operation = _keeping_moves(operation)
         async with session.lock:
             old = session.snapshot
             if self.bus is None:
@@ -289,6 +307,7 @@ class Hub:
                     return old
                 session.version = version
             session.snapshot = new
+            metrics.moves_played(session.meta.game.id, new.ply - old.ply)
             # Under the lock, so that every reader's outbox gets documents in the order of the
             # changes; queuing never waits for a reader (rooms.Connection).
             self.broadcast(session)
@@ -352,7 +371,7 @@ class Hub:
         if self.mailer is None:
             return
         account = await self.storage.run(self.accounts.get, account_id)
-        if account is None or not account.email or not account.notify_email:
+        if account is None or not account.email or not account.notify_email or not account.email_verified:
             return
         title = info(name).title
         link = f"{self.settings.public_url.rstrip('/')}/play/{game_id}"
@@ -531,10 +550,8 @@ class Hub:
                 await self.change(await self.get(game_id), time_out)
         waiting = await self.storage.run(self.storage.bots_waiting, time.time() - BOT_GRACE_S)
         for game_id in waiting:
-            session = await self.get(game_id)
-            stored = await self.storage.run(self.storage.versions, [game_id])
-            await self._catch_up(session, stored.get(game_id, 0))
-            self._maybe_bot(session)
+            with contextlib.suppress(ApiError):  # deleted meanwhile
+                self._maybe_bot(await self.get(game_id))  # read again if behind
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -705,6 +722,22 @@ class Hub:
         task = asyncio.get_running_loop().create_task(self._flag(session))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _keeping_moves(operation: Operation) -> Operation:
+    """``operation`` for a rated game: it may not take moves back, whichever way it is asked
+    (HTTP or WebSocket), else a player could farm a rating against bots."""
+    def checked(snap: Snapshot, now: Instant) -> Snapshot:
+        new = operation(snap, now)
+        if new.ply < snap.ply:
+            raise rated_takeback()
+        return new
+
+    return checked
+
+
+def rated_takeback() -> ApiError:
+    return ApiError(409, "no takebacks in a rated game", "rated_takeback")
 
 
 def _logged(task: asyncio.Task[None]) -> None:

@@ -23,7 +23,7 @@ from .clocks import ClockSpec, Instant
 from .config import MAX_BODY_BYTES
 from .documents import game_document, game_record, lobby_document
 from .errors import ApiError, quoted
-from .hub import Hub, SeatRequest, game_of
+from .hub import Hub, SeatRequest, game_of, rated_takeback
 from .identity import (
     SESSION_COOKIE,
     Credentials,
@@ -39,7 +39,7 @@ from .identity import (
     wants_cookie,
 )
 from .openapi import request_body
-from .people import people_of, set_session_cookie
+from .people import guest_seat_name, people_of, set_session_cookie
 from .schemas import (
     ClaimBody,
     CreateGame,
@@ -132,7 +132,7 @@ async def create_game(request: Request) -> JSONResponse:
     account = await people.account_of(request) or await guest_for_cookie_request(request)
     if body.rated:
         check_rated(account, requests)
-    name = account.name if account else body.name or ""
+    name = account.name if account else await guest_seat_name(request, body.name, "")
     session, given = await hub_of(request).create(
         game, requests, clock, name, owner=owner_of(request), account=account.id if account else None,
         rated=body.rated,
@@ -250,7 +250,7 @@ async def join_seat(request: Request, game_id: str, seat: int) -> JSONResponse:
     session = await _session_with_seat(request, game_id, seat)
     account = await seat_taker(request, session)
     token = new_token()
-    name = account.name if account else body.name or f"Guest {seat + 1}"
+    name = account.name if account else await guest_seat_name(request, body.name, f"Guest {seat + 1}")
     owner = account.id if account else None
     await hub_of(request).change(session, lambda s, now: join(s, seat, name, hash_token(token), now, owner))
     return seat_answer(request, game_id, seat, token)
@@ -263,7 +263,7 @@ async def claim_invite_seat(request: Request, game_id: str, seat: int) -> JSONRe
     session = await _session_with_seat(request, game_id, seat)
     account = await seat_taker(request, session)
     token = new_token()
-    name = account.name if account else body.name or f"Guest {seat + 1}"
+    name = account.name if account else await guest_seat_name(request, body.name, f"Guest {seat + 1}")
     owner = account.id if account else None
     invite_hash, token_hash = hash_token(body.invite), hash_token(token)
     await hub_of(request).change(
@@ -307,6 +307,8 @@ async def decline_draw_seat(request: Request, game_id: str, seat: int) -> dict[s
 @router.post("/games/{game_id}/seats/{seat}/takeback")
 async def take_back_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
+    if session.meta.rated:  # the hub refuses it too; say so before any other reason
+        raise rated_takeback()
     snap = await hub_of(request).change(session, lambda s, now: take_back(s, seat, now))
     return game_document(session.meta, snap, seat, Instant.now(), session.people)
 

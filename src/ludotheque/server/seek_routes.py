@@ -21,6 +21,7 @@ from .ratings import NEW_RATING, category_of
 from .routes import guard_origin, hub_of, read_json
 from .schemas import ClockBody, Strict, validate
 from .seeks import SeekRow, public
+from .throttle import CreationThrottle, client_address
 
 router = APIRouter(prefix="/api", dependencies=[Depends(guard_origin)])
 
@@ -39,11 +40,14 @@ class SeekBody(Strict):
 async def seek(request: Request) -> JSONResponse:
     """Seek a game: ``{"matched": true, "id", "seat"}`` (a game started with compatible seekers;
     the seats are the accounts', so their pages find it in "my games") or ``{"matched": false,
-    "seek"}`` (it waits)."""
+    "seek"}`` (it waits). Each seek counts as a game created from the client's address (the
+    creation limits), and at most ``SEEKS_PER_ACCOUNT`` of a person's wait at once."""
     body = validate(SeekBody, await read_json(request))
     account = await require_account(request, player=body.rated)
     game = game_of(body.game, body.variant, body.players)
     clock = ClockSpec.from_json(body.clock.model_dump()) if body.clock else None
+    throttle: CreationThrottle = request.app.state.throttle
+    throttle.check(client_address(request), all_bots=False)
     hub = hub_of(request)
     clock_text = json.dumps(clock.to_json()) if clock else None
     row = SeekRow(secrets.token_urlsafe(9), account.id, game.id, game.variant, game.players, clock_text,

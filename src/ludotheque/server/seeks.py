@@ -16,15 +16,22 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Engine, delete, func, insert, select
 
 from . import tables
 from .errors import ApiError
 from .ratings import NEW_RATING, category_of
 
 SEEK_DAYS = 1.0
-SEEKS_PER_ACCOUNT = 5
+# Seeks of one person waiting at once (each one a game that may start).
+SEEKS_PER_ACCOUNT = 3
+# Matching again after losing a chosen seek to another seeker, before this one simply waits.
+MATCH_TRIES = 5
 SEEKS = tables.seeks.c
+
+
+class _Lost(Exception):
+    """Another seeker's transaction took a chosen seek first."""
 
 
 class SeekRow(NamedTuple):
@@ -75,25 +82,56 @@ class SeekStore:
 
     def match_or_add(self, seek: SeekRow) -> list[SeekRow] | None:
         """The seeks to start a game with (``seek`` first, then the oldest compatible ones, removed
-        from the waiting list), or ``None``: ``seek`` now waits."""
+        from the waiting list), or ``None``: ``seek`` now waits. 409 ``too_many_seeks`` when it
+        would wait beside ``SEEKS_PER_ACCOUNT`` of its seeker's.
+
+        Seekers who come at once (several workers, or the database's threads) may choose the same
+        waiting seek: only the transaction whose delete removes every chosen seek wins them; the
+        others read the waiting list again."""
+        for _ in range(MATCH_TRIES):
+            try:
+                return self._match_or_add(seek)
+            except _Lost:
+                continue
+        return self._match_or_add(seek, match=False)  # always lost: wait for the next seeker
+
+    def _match_or_add(self, seek: SeekRow, *, match: bool = True) -> list[SeekRow] | None:
         with self.engine.begin() as connection:
-            own = connection.execute(select(SEEKS.id).where(SEEKS.account_id == seek.account)).all()
-            waiting = self._rows(connection, select(tables.seeks).where(
-                SEEKS.game == seek.game, SEEKS.account_id != seek.account).order_by(SEEKS.created))
-            found: list[SeekRow] = []
-            for other in waiting:
-                if compatible(seek, other) and all(compatible(other, taken) for taken in found):
-                    found.append(other)
-                if len(found) == seek.players - 1:
-                    connection.execute(delete(tables.seeks).where(SEEKS.id.in_([s.id for s in found])))
-                    return [seek, *found]
-            if len(own) >= SEEKS_PER_ACCOUNT:
-                raise ApiError(409, f"at most {SEEKS_PER_ACCOUNT} seeks wait at once: cancel one first",
-                               "seat_taken")
+            # One seek of a person at a time (their row's lock): the bound below holds.
+            accounts = tables.accounts.c
+            connection.execute(select(accounts.id).where(accounts.id == seek.account).with_for_update())
+            found = self._partners(connection, seek) if match else None
+            if found is not None:
+                # One by one, in the order of their ids: seekers after the same seeks wait in
+                # turn, never for each other in a circle (a deadlock).
+                for seek_id in sorted(other.id for other in found):
+                    if not connection.execute(delete(tables.seeks).where(SEEKS.id == seek_id)).rowcount:
+                        raise _Lost  # another seeker took it first: this transaction is undone
+                return [seek, *found]
+            own = connection.execute(select(func.count()).select_from(tables.seeks).where(
+                SEEKS.account_id == seek.account)).scalar()
+            if (own or 0) >= SEEKS_PER_ACCOUNT:
+                raise ApiError(409, f"at most {SEEKS_PER_ACCOUNT} of your seeks wait at once: cancel one "
+                               "first", "too_many_seeks")
             connection.execute(insert(tables.seeks).values(
                 id=seek.id, account_id=seek.account, game=seek.game, variant=seek.variant,
                 players=seek.players, clock=seek.clock, rated=seek.rated, rating_min=seek.rating_min,
                 rating_max=seek.rating_max, created=seek.created))
+        return None
+
+    def _partners(self, connection: Any, seek: SeekRow) -> list[SeekRow] | None:
+        """The oldest waiting seeks that, with ``seek``, fill a game; ``None`` if too few."""
+        same_clock = SEEKS.clock.is_(None) if seek.clock is None else SEEKS.clock == seek.clock
+        waiting = self._rows(connection, select(tables.seeks).where(
+            SEEKS.game == seek.game, SEEKS.variant == seek.variant, SEEKS.players == seek.players,
+            same_clock, SEEKS.rated == seek.rated, SEEKS.account_id != seek.account,
+        ).order_by(SEEKS.created))
+        found: list[SeekRow] = []
+        for other in waiting:
+            if compatible(seek, other) and all(compatible(other, taken) for taken in found):
+                found.append(other)
+            if len(found) == seek.players - 1:
+                return found
         return None
 
     def waiting(self) -> list[dict[str, Any]]:
