@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian machine and runs the whole test suite:
-# Debian's chromium, PostgreSQL, Redis and npm (installed when missing; needs root or sudo), a virtualenv
+# Debian's chromium, PostgreSQL, Redis, nginx and npm (installed when missing; needs root or sudo), a virtualenv
 # with the project and its test tools, axe-core for the browser tests' accessibility checks, a
 # PostgreSQL database for the server tests, then pytest (which also runs ruff, mypy and the doctests).
 set -euo pipefail
@@ -14,6 +14,10 @@ command -v pg_ctlcluster >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/postgre
   || missing+=(postgresql)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+# tests/deploy: nginx runs deploy/nginx.conf with a certificate openssl makes (/usr/sbin is not on
+# every user's PATH). systemd-analyze, when present, verifies deploy/ludotheque.service.
+{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null 2>&1 || missing+=(nginx)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing Debian packages: ${missing[*]}"
   as_root apt-get update -qq

@@ -8,7 +8,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 import yaml  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
@@ -20,8 +19,6 @@ DASHBOARD = ROOT / "deploy" / "grafana-dashboard.json"
 ALERTS = ROOT / "deploy" / "alerts.yml"
 SUFFIXES = ("_total", "_bucket", "_count", "_sum")
 NAME = re.compile(r"\bludotheque_[a-z_]+")
-PENDING_CLI = ("cli/serve.py is not observability's: the lead adds the --log-format option given in "
-               "the observability report")
 
 
 def families() -> dict[str, str]:
@@ -84,7 +81,6 @@ def test_the_new_endpoints_are_in_the_api_reference() -> None:
     assert "observability.md" in reference
 
 
-@pytest.mark.xfail(strict=True, reason=PENDING_CLI)
 def test_serve_takes_a_log_format() -> None:
     from ludotheque.cli.main import app
 

@@ -24,9 +24,6 @@ from tests.support.server import TEST_SETTINGS, free_port
 
 from .helpers import Samples, label_values, parse, total, wait_for
 
-PENDING_RUN = ("needs metrics.prepare_multiprocess() in run.serve_checked before uvicorn's workers start "
-               "(run.py is not observability's: the lead applies the line given in docs/observability.md)")
-
 
 def scrape(url: str) -> Samples:
     answer = httpx.get(url + "/metrics", timeout=15)
@@ -92,7 +89,6 @@ def test_every_worker_is_reported_by_whichever_answers(postgres_db: str, redis_s
     assert "Traceback" not in text, text
 
 
-@pytest.mark.xfail(strict=True, reason=PENDING_RUN)
 def test_several_workers_share_their_figures_without_being_told(monkeypatch: pytest.MonkeyPatch) -> None:
     from ludotheque.server import run
     from ludotheque.server.config import ServerSettings

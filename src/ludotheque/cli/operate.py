@@ -8,8 +8,9 @@ that gets a dated name (``ludotheque-20261127T030000Z.db``), of which ``--keep N
 
 ``ludotheque restore BACKUP [--db URL] [--force]``: into an empty database (``--force``: over one).
 
-``ludotheque doctor [--db URL] [--redis URL] [--smtp URL] [--public-url URL] [--json]``: one line per
-check, the fix of each problem, exit status 1 if any.
+``ludotheque doctor [--config FILE] [--db URL] [--redis URL] [--smtp URL] [--public-url URL] [--json]``:
+one line per check, the fix of each problem, exit status 1 if any; ``--config`` reads the same file
+as ``ludotheque serve --config`` (options, then LUDOTHEQUE_* variables, win over it).
 
 >>> from typer.testing import CliRunner
 >>> app = typer.Typer()
@@ -22,15 +23,19 @@ True
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .common import console, errors, fail
+
+if TYPE_CHECKING:
+    from ..server.doctor import Check
 
 DbOption = Annotated[
     str | None,
@@ -137,6 +142,12 @@ def restore(
 
 
 def doctor(
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", metavar="FILE", help="The TOML file of settings given to ludotheque serve "
+                     "--config: check the database, Redis and SMTP server it names (options, then "
+                     "LUDOTHEQUE_* variables, win over it)."),
+    ] = None,
     db: DbOption = None,
     redis: Annotated[
         str | None,
@@ -169,8 +180,11 @@ def doctor(
     with this machine's (PostgreSQL). The exit status is 1 if any check finds a problem."""
     from ..server.doctor import run_checks
 
-    checks = run_checks(db, redis=redis, smtp=smtp, public_url=public_url, max_skew_s=max_skew,
-                        timeout_s=timeout)
+    read: list[Check] = []
+    if config is not None:
+        read, db, redis, smtp = _with_config(config, db, redis, smtp)
+    checks = read + run_checks(db, redis=redis, smtp=smtp, public_url=public_url, max_skew_s=max_skew,
+                               timeout_s=timeout)
     healthy = all(check.ok for check in checks)
     if as_json:
         console.print_json(json.dumps({"ok": healthy, "checks": [check.to_json() for check in checks]}))
@@ -181,3 +195,21 @@ def doctor(
                           highlight=False)
     if not healthy:
         raise typer.Exit(1)
+
+
+def _with_config(config: Path, db: str | None, redis: str | None,
+                 smtp: str | None) -> tuple[list[Check], str | None, str | None, str | None]:
+    """The ``config`` check (the file reads), and the database, Redis and SMTP server to check: the
+    options' (or their variables'), else the file's."""
+    from ..server.config import DB_ENV, ENV_PREFIX, REDIS_ENV, ConfigError, read_config
+    from ..server.doctor import Check
+
+    try:
+        found = read_config(config)
+    except ConfigError as error:
+        fix = "correct the file: its keys are in docs/operations.md (deploy/ludotheque.toml is an example)"
+        return [Check("config", "problem", str(error), fix)], db, redis, smtp
+    keys = ", ".join(name.removeprefix(ENV_PREFIX).lower() for name in found) or "no settings"
+    env = {**found, **os.environ}
+    return ([Check("config", "ok", f"{config} reads: {keys}")], db or env.get(DB_ENV) or None,
+            redis or env.get(REDIS_ENV) or None, smtp or env.get("LUDOTHEQUE_SMTP") or None)

@@ -16,14 +16,20 @@ True
 
 from __future__ import annotations
 
+import difflib
 import os
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
 DB_ENV = "LUDOTHEQUE_DB"
 REDIS_ENV = "LUDOTHEQUE_REDIS"
 BOTS_ENV = "LUDOTHEQUE_BOTS"
+FORWARDED_ENV = "LUDOTHEQUE_FORWARDED_ALLOW_IPS"
+ENV_PREFIX = "LUDOTHEQUE_"
 # docs/design.md: a request body (or WebSocket message) over 64 KiB is refused.
 MAX_BODY_BYTES = 64 * 1024
 # The largest WebSocket message the transport reads: well above MAX_BODY_BYTES, so that the app
@@ -86,6 +92,13 @@ class ServerSettings:
     redis: str | None = None
     # Where bots think: None (a pool of local processes), "ray" (a local Ray) or "ray://host:port".
     bots: str | None = None
+    # The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (uvicorn's
+    # forwarded_allow_ips: addresses or networks, comma-separated; "*": any, never in production).
+    # A request from any other address is the client itself: its headers are ignored.
+    forwarded_allow_ips: str = "127.0.0.1"
+    # On SIGTERM the server stops accepting and waits this long for the requests under way
+    # (moves are stored before they are answered) before it cancels them.
+    graceful_timeout_s: float = 20.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ServerSettings:
@@ -99,7 +112,7 @@ class ServerSettings:
             waiting_days=_number(env, "LUDOTHEQUE_WAITING_DAYS", default.waiting_days),
             abandoned_days=_number(env, "LUDOTHEQUE_ABANDONED_DAYS", default.abandoned_days),
             min_clock_minutes=_number(env, "LUDOTHEQUE_MIN_CLOCK_MINUTES", default.min_clock_minutes),
-            allowed_origins=tuple(o for o in env.get("LUDOTHEQUE_ORIGINS", "").split() if o),
+            allowed_origins=_allowed_origins(env),
             keep_alive_s=_number(env, "LUDOTHEQUE_KEEP_ALIVE", default.keep_alive_s),
             ws_ping_interval_s=_number(env, "LUDOTHEQUE_WS_PING_INTERVAL", default.ws_ping_interval_s),
             ws_ping_timeout_s=_number(env, "LUDOTHEQUE_WS_PING_TIMEOUT", default.ws_ping_timeout_s),
@@ -112,7 +125,31 @@ class ServerSettings:
             public_url=env.get("LUDOTHEQUE_PUBLIC_URL") or default.public_url,
             redis=env.get(REDIS_ENV) or None,
             bots=env.get(BOTS_ENV) or None,
+            forwarded_allow_ips=_addresses(env.get(FORWARDED_ENV)) or default.forwarded_allow_ips,
+            graceful_timeout_s=_number(env, "LUDOTHEQUE_GRACEFUL_TIMEOUT", default.graceful_timeout_s),
         )
+
+
+def _allowed_origins(env: Mapping[str, str]) -> tuple[str, ...]:
+    """``LUDOTHEQUE_ORIGINS``, and the origin of ``LUDOTHEQUE_PUBLIC_URL`` when set: the pages
+    people load from the public address may use the API even if a proxy changes the ``Host``.
+
+    >>> _allowed_origins({"LUDOTHEQUE_ORIGINS": "https://club.example",
+    ...                   "LUDOTHEQUE_PUBLIC_URL": "https://Games.example.org/lobby"})
+    ('https://club.example', 'https://games.example.org')
+    """
+    origins = [origin for origin in env.get("LUDOTHEQUE_ORIGINS", "").split() if origin]
+    public = urlsplit((env.get("LUDOTHEQUE_PUBLIC_URL") or "").strip())
+    if public.scheme in ("http", "https") and public.netloc:
+        origin = f"{public.scheme}://{public.netloc}".lower()
+        if origin not in origins:
+            origins.append(origin)
+    return tuple(origins)
+
+
+def _addresses(value: str | None) -> str:
+    """A list of addresses as uvicorn takes it: comma-separated, whatever the separators given."""
+    return ",".join(part for part in (value or "").replace(",", " ").split() if part)
 
 
 def _limit(env: Mapping[str, str], name: str, default: str | None) -> str | None:
@@ -130,6 +167,104 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
         return float(value)
     except ValueError:
         raise ValueError(f"{name} must be a number, not {value[:QUOTE_CHARS]!r}") from None
+
+
+Kind = Literal["text", "whole", "number", "limit", "spaced", "commas"]
+# The keys of a configuration file (``ludotheque serve --config FILE``, docs/operations.md): each
+# is a LUDOTHEQUE_* variable without its prefix, in lower case, and the variable (then the command
+# line) wins over the file. The kind says what a key takes: a string, a whole number, a number, a
+# rate limit (or false: none), a list (or one string).
+CONFIG_KEYS: dict[str, Kind] = {
+    "host": "text", "port": "whole", "workers": "whole", "db": "text", "smtp": "text",
+    "redis": "text", "bots": "text", "forwarded_allow_ips": "commas", "graceful_timeout": "number",
+    "public_url": "text", "origins": "spaced", "log_format": "text",
+    "create_limit": "limit", "bot_game_limit": "limit", "signin_limit": "limit",
+    "signin_account_limit": "limit", "account_limit": "limit", "chat_limit": "limit",
+    "waiting_days": "number", "abandoned_days": "number", "guest_archive_days": "number",
+    "min_clock_minutes": "number", "keep_alive": "number", "ws_ping_interval": "number",
+    "ws_ping_timeout": "number",
+}
+_KIND_WORDS = {"text": "a string", "whole": "a whole number", "number": "a number",
+               "limit": 'a rate limit such as "30/minute;300/hour", or false',
+               "spaced": "a list of strings", "commas": "a list of strings"}
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message is one line naming the file (and key)."""
+
+
+def config_variable(key: str) -> str:
+    """The LUDOTHEQUE_* variable a file's key stands for: ``config_variable("port") == "LUDOTHEQUE_PORT"``."""
+    return ENV_PREFIX + key.upper()
+
+
+def read_config(path: str | Path) -> dict[str, str]:
+    """The settings of a TOML configuration file, as the LUDOTHEQUE_* variables they stand for
+    (``{"LUDOTHEQUE_PORT": "8000", ...}``); raises :class:`ConfigError`.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as file:
+    ...     _ = file.write('port = 8001\\norigins = ["https://a.org", "https://b.org"]\\n'
+    ...                    'create_limit = false\\n')
+    >>> read_config(file.name) == {"LUDOTHEQUE_PORT": "8001", "LUDOTHEQUE_CREATE_LIMIT": "none",
+    ...                            "LUDOTHEQUE_ORIGINS": "https://a.org https://b.org"}
+    True
+    """
+    try:
+        with open(path, "rb") as file:
+            table = tomllib.load(file)
+    except OSError as error:
+        raise ConfigError(f"cannot read the configuration file {path}: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    found: dict[str, str] = {}
+    for key, value in table.items():
+        kind = CONFIG_KEYS.get(key)
+        if kind is None:
+            close = difflib.get_close_matches(key.lower().replace("-", "_"), CONFIG_KEYS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"unknown key {key[:QUOTE_CHARS]!r} in {path}{hint}; the keys are: "
+                              f"{', '.join(CONFIG_KEYS)}")
+        text = _config_text(kind, value)
+        if text is None:
+            raise ConfigError(f"key {key!r} in {path} must be {_KIND_WORDS[kind]}, "
+                              f"not {str(value)[:QUOTE_CHARS]!r}")
+        found[config_variable(key)] = text
+    return found
+
+
+def _config_text(kind: Kind, value: Any) -> str | None:
+    """``value`` written as the variable's text, or ``None`` when it is not of ``kind``."""
+    if isinstance(value, bool):
+        return "none" if kind == "limit" and value is False else None
+    if kind == "whole":
+        return str(value) if isinstance(value, int) else None
+    if kind == "number":
+        return str(value) if isinstance(value, (int, float)) else None
+    if kind in ("spaced", "commas"):
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+            return None
+        return (" " if kind == "spaced" else ",").join(item.strip() for item in items if item.strip())
+    return value.strip() if isinstance(value, str) else None
+
+
+def layered_settings(config: str | Path | None, env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The LUDOTHEQUE_* settings in effect: the configuration file's (``config``), under the
+    environment's (``env``: ``os.environ``). The command line's options go over both."""
+    env = os.environ if env is None else env
+    return {**(read_config(config) if config else {}), **env}
+
+
+def whole_setting(env: Mapping[str, str], name: str, default: int) -> int:
+    """A whole number from ``env`` (``default`` when unset); raises ``ValueError`` naming ``name``."""
+    value = env.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {value[:QUOTE_CHARS]!r}") from None
 
 
 def data_dir() -> Path:

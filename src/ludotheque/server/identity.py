@@ -187,12 +187,26 @@ def _chosen(held: list[Player], choice: Player) -> Player:
 
 def is_same_origin(connection: HTTPConnection, allowed: Sequence[str] = ()) -> bool:
     """Whether the request's ``Origin`` is this server's (its ``Host``) or an allowed one;
-    true without ``Origin`` (not a browser)."""
+    true without ``Origin`` (not a browser).
+
+    Behind a TLS proxy the ``Host`` is the public one (nginx passes it on) and the request's scheme
+    is https (its ``X-Forwarded-Proto``, believed from the proxy only): a request that came over
+    https is this server's only from an https page, never from a page served over plain http
+    under the same name."""
     origin = connection.headers.get("origin")
     if origin is None or origin in allowed:
         return True
     host = connection.headers.get("host", "")
-    return bool(host) and urlsplit(origin).netloc.lower() == host.lower()
+    parts = urlsplit(origin)
+    if is_secure(connection) and parts.scheme.lower() != "https":
+        return False
+    return bool(host) and parts.netloc.lower() == host.lower()
+
+
+def is_secure(connection: HTTPConnection) -> bool:
+    """Whether the request came over https (directly, or through the trusted proxy's
+    ``X-Forwarded-Proto``): its cookies then get ``Secure``."""
+    return connection.url.scheme in ("https", "wss")
 
 
 def check_socket_origin(connection: HTTPConnection, allowed: Sequence[str] = ()) -> None:
@@ -231,7 +245,7 @@ def _cookie_scope(connection: HTTPConnection, game_id: str) -> _CookieScope:
     """Where a seat cookie lives and who may read it: the same for setting and expiring it."""
     return {
         "path": cookie_path(game_id),
-        "secure": connection.url.scheme in ("https", "wss"),
+        "secure": is_secure(connection),
         "httponly": True,
         "samesite": "strict",
     }
