@@ -103,3 +103,15 @@ def hop_count(move: str) -> int:
 def fact(page: Page, label: str) -> Locator:
     """The value of the game page's fact (in the "Status" panel) whose label contains ``label``."""
     return page.locator("#facts dt", has_text=label).locator("xpath=following-sibling::dd[1]")
+
+
+def app_with_lessons() -> Any:
+    """``uvicorn --factory tests.browser.helpers:app_with_lessons``: the app of ``$LUDOTHEQUE_DB``
+    with the lessons' routes (until ``app.py`` registers them itself)."""
+    from ludotheque.server import lesson_routes
+    from ludotheque.server.app import app_from_env
+
+    app = app_from_env()
+    if not any(getattr(route, "path", "").startswith("/api/lessons") for route in app.routes):
+        app.include_router(lesson_routes.router)
+    return app

@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 import ludotheque
 from ludotheque.core.records import Record, replay
+from ludotheque.server import lesson_tables, tournament_tables  # noqa: F401  (their tables on metadata)
 from ludotheque.server.bus import decode, encode_message
 from ludotheque.server.clocks import ClockSpec, Instant
 from ludotheque.server.config import database_url, default_database_url

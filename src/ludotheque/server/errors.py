@@ -58,6 +58,11 @@ ERROR_CODES: dict[str, str] = {
     "link_invalid": "the e-mail verification link is unknown, used already or expired",
     "too_many_seeks": "as many of your seeks wait as may: cancel one first",
     "rated_takeback": "no takebacks in a rated game",
+    "not_creator": "only the tournament's creator may do this",
+    "tournament_started": "the tournament has started (or ended): no joining, leaving or starting now",
+    "tournament_full": "the tournament has as many entrants as it takes",
+    "already_joined": "this person (or account) is entered already",
+    "too_few_players": "too few entrants to play the tournament's rounds without a rematch",
 }
 # An answer's status for a code Starlette gives without one of ours.
 _CODE_OF_STATUS = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}

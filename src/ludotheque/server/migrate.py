@@ -4,8 +4,9 @@
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
 >>> sorted(inspect(engine).get_table_names())  # doctest: +NORMALIZE_WHITESPACE
-['accounts', 'alembic_version', 'api_tokens', 'chat', 'chat_mutes', 'games', 'login_sessions', 'moves',
- 'rating_history', 'ratings', 'seats', 'seeks']
+['accounts', 'alembic_version', 'api_tokens', 'chat', 'chat_mutes', 'games', 'lesson_progress',
+ 'login_sessions', 'moves', 'rating_history', 'ratings', 'seats', 'seeks', 'tournament_entries',
+ 'tournament_pairings', 'tournaments']
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ The lobby (``GET /``) and the rules pages (``GET /rules/{game}``) are rendered h
 templates in ``ludotheque/web``, in the reader's language (``?lang=``, else the ``lang`` cookie,
 else ``Accept-Language``): every registered game is named with its title and summary
 (``GameInfo``), so the pages read without JavaScript; the page words are ``web/app/texts.json``'s,
-the same the scripts use. Nothing here names a game.
+the same the scripts use. A game's lessons page (``GET /learn/{game}``, filled by ``learn.js`` from
+``/api/lessons``) is rendered likewise, and the lobby's cards and the rules pages link to it for each
+game that ships lessons. Nothing here names a game.
 
 A game's page board is ``web/games/<id>.js``, else the ``page_board.js`` its package ships (a
 game installed from another distribution), served at the same ``/static/games/<id>.js``; a game
@@ -35,6 +37,7 @@ from markdown_it import MarkdownIt
 
 from ..core.contract import RULES_SECTIONS, GameInfo, rules_section
 from ..core.registry import games, info
+from ..lessons import has_lessons
 from .bots import bots_available
 from .config import BOT_LEVELS
 from .errors import ApiError, quoted
@@ -189,9 +192,45 @@ def game_card(facts: GameInfo, lang: str) -> str:
         f'<p class="summary" data-summary>{html.escape(_pick(facts.summary, lang))}</p>'
         f'<p class="card-links"><a class="play" href="/?game={game_id}#new-game" data-i18n="lobby.newGame">'
         f'{html.escape(word("lobby.newGame", lang))}</a> '
-        f'<a href="/rules/{game_id}" data-i18n="lobby.rules">{html.escape(word("lobby.rules", lang))}</a></p>'
+        f'<a href="/rules/{game_id}" data-i18n="lobby.rules">{html.escape(word("lobby.rules", lang))}</a>'
+        f"{learn_link(facts.id, lang)}</p>"
         "</li>"
     )
+
+
+def learn_link(game_id: str, lang: str) -> str:
+    """A link to the game's lessons (an ``<a>``), or nothing for a game that ships none."""
+    if not has_lessons(game_id):
+        return ""
+    return (f' <a class="learn" href="/learn/{html.escape(game_id)}" data-i18n="lobby.learn">'
+            f'{html.escape(word("lobby.learn", lang))}</a>')
+
+
+@router.get("/learn/{game_id}", include_in_schema=False)
+async def learn_page(request: Request, game_id: str) -> Response:
+    """A game's lessons: the course, a step at a time, filled by its script; 404 for a game
+    unknown or with no lessons (the page says so)."""
+    lang = reader_language(request)
+    if not (WEB_DIR / "learn.html").is_file():
+        return _answer(request, _fallback_lobby(lang), lang)
+    known = game_id in games() and has_lessons(game_id)
+    return _answer(request, render_page("learn.html", lang, learn_values(game_id, lang)), lang,
+                   200 if known else 404)
+
+
+def learn_values(game_id: str, lang: str) -> dict[str, str]:
+    """What the lessons page's template leaves to the registry: the title, the rules' link."""
+    known = game_id in games() and has_lessons(game_id)
+    title = _pick(info(game_id).title, lang) if game_id in games() else game_id[:40]
+    heading = f"{word('learn.title', lang)} — {title}" if known else word("learn.title", lang)
+    return {
+        "page-title": html.escape(f"{heading} — Ludothèque"),
+        "heading": html.escape(heading),
+        "game": html.escape(game_id if known else ""),
+        "rules": html.escape(f"/rules/{game_id}" if game_id in games() else "/"),
+        "unknown": "" if known else (
+            f'<p class="message">{html.escape(word("learn.unknown", lang, game=game_id[:40]))}</p>'),
+    }
 
 
 @router.get("/account", include_in_schema=False)
@@ -253,6 +292,7 @@ def rules_values(game_id: str, lang: str) -> dict[str, str]:
         "rules-nav": links.rstrip(),
         "picture": html.escape(picture_url(game_id) if known else LOGO),
         "new-game": html.escape(f"/?game={game_id}#new-game" if known else "/#new-game"),
+        "learn": learn_link(game_id, lang) if known else "",
         "lang": lang,
         "rules": body,
     }

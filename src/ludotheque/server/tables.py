@@ -1,8 +1,9 @@
 """The database schema (SQLAlchemy Core); Alembic migrations in ``migrations/`` create it.
 
+>>> import ludotheque.server.lesson_tables, ludotheque.server.tournament_tables  # on this metadata too
 >>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
-['accounts', 'api_tokens', 'chat', 'chat_mutes', 'games', 'login_sessions', 'moves', 'rating_history',
- 'ratings', 'seats', 'seeks']
+['accounts', 'api_tokens', 'chat', 'chat_mutes', 'games', 'lesson_progress', 'login_sessions', 'moves',
+ 'rating_history', 'ratings', 'seats', 'seeks', 'tournament_entries', 'tournament_pairings', 'tournaments']
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+from ludotheque.server import lesson_tables, tournament_tables  # noqa: F401  (their tables on metadata)
 from ludotheque.server.tables import metadata
 
 

@@ -241,6 +241,26 @@ function renderResult(doc) {
   })));
   const winners = result.winners ?? [];
   banner.classList.toggle("win", mine.length < doc.players && mine.some((seat) => winners.includes(seat)));
+  const lesson = lessonOf(doc.id);
+  if (lesson) {
+    banner.append(el("a", { class: "lesson-link", href: `/learn/${encodeURIComponent(lesson)}` }, t("learn.backToLesson")));
+  }
+}
+
+// The lessons page (learn.js) remembers the lesson game it started: `{id, step}` under this prefix.
+const LESSON_GAME = "ludotheque.lessonGame.";
+
+/** The game whose lessons started game `id` in this browser, if any (its last step). */
+function lessonOf(id) {
+  for (const key of Object.keys(localStorage)) {
+    if (!key.startsWith(LESSON_GAME)) continue;
+    try {
+      if (JSON.parse(localStorage.getItem(key))?.id === id) return key.slice(LESSON_GAME.length);
+    } catch {
+      // not ours to read
+    }
+  }
+  return null;
 }
 
 /**
