@@ -2,14 +2,16 @@
 working tree, timed side by side in one process: the speed ratio of a refactoring (issue: one
 kernel interface, one search).
 
-Usage: ``python benchmarks/search_speed.py [GAME ...] [--base REV] [--rounds N] [--out FILE]``.
+Usage: ``python benchmarks/search_speed.py [GAME ...] [--base REV] [--rounds N] [--only SEARCH ...]
+[--out FILE]``.
 The old ``kernel.py`` and ``search.py`` of each game are read with ``git show REV:path`` into a
 temporary folder and imported as the package ``ludotheque.engines.<id>_base``, their other
 imports (``board``, ``rules``, ``evaluate``, ...) the working tree's modules; no second copy is
 kept in ``src/``. Both are compiled (and checked to answer alike) before timing; then, round
 after round, old and new run the same searches on the same positions, alternating which goes
 first (old, new, new, old, or the reverse). The machine is shared and noisy: the figure to read
-is each search's ratio new/old (the median over rounds of the round's ratio), not the seconds.
+is each search's ratio new/old (the median over rounds of the round's ratio; ``ratio_of_fastest``:
+the fastest round of each, less sensitive to bursts of load), not the seconds.
 """
 
 from __future__ import annotations
@@ -126,6 +128,7 @@ def main() -> None:
     parser.add_argument("--base", default="HEAD", help="the revision of the old searches")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--only", nargs="*", default=None, help="only these searches (e.g. alphabeta uct)")
     arguments = parser.parse_args()
     import ludotheque.engines  # noqa: F401 - the package the old modules join
 
@@ -137,6 +140,8 @@ def main() -> None:
                    importlib.import_module(f"ludotheque.engines.{game_id}.search"))
             old_calls, new_calls = calls(game_id, old), calls(game_id, new)
             for search in old_calls:
+                if arguments.only and search not in arguments.only:
+                    continue
                 started = time.perf_counter()
                 before = old_calls[search]()
                 compile_old = time.perf_counter() - started
@@ -162,6 +167,7 @@ def main() -> None:
                     ratios.append(seconds["new"] / seconds["old"])
                 figure = {"game": game_id, "search": search, "rounds": arguments.rounds,
                           "ratio_new_over_old": round(statistics.median(ratios), 3),
+                          "ratio_of_fastest": round(min(news) / min(olds), 3),
                           "ratios": [round(r, 3) for r in ratios],
                           "old_seconds": round(statistics.median(olds), 4),
                           "new_seconds": round(statistics.median(news), 4),

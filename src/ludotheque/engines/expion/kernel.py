@@ -500,6 +500,62 @@ def refresh(pos: Array) -> None:
     pos[KEY] = key
 
 
+# -- the array-kernel interface of the shared searches (``engines/searches.py``) ----------------------
+# A position as :func:`position_array`'s words, then the player count and how the move that led
+# there ended the game (``ONGOING`` while it goes on).
+PLAYERS_WORD, ENDED_WORD = POSITION_SIZE, POSITION_SIZE + 1
+ARRAY_SIZE = POSITION_SIZE + 2
+REPEATED = -2
+"""``searches.REPEATED``: a repetition draw, which the path decided."""
+
+
+@compiled
+def array_generate(pos: Array, moves: Array) -> int:
+    """:func:`generate` of a search's array position."""
+    return generate(pos, pos[PLAYERS_WORD], moves)
+
+
+@compiled
+def array_apply(pos: Array, move: int, out: Array) -> None:
+    """:func:`step` on a copy of ``pos`` written into ``out``, its outcome kept in ``out``."""
+    out[:] = pos
+    ended, _ = step(out, pos[PLAYERS_WORD], move, np.empty(MAX_MOVES, dtype=np.int32))
+    out[ENDED_WORD] = ended
+
+
+@compiled
+def array_key(pos: Array) -> int:
+    """The key of a search's array position (what repetition compares)."""
+    return int(pos[KEY])
+
+
+@compiled
+def array_outcome(pos: Array, occurrences: int) -> int:
+    """How the game stands at a search's array position seen ``occurrences`` times: -1
+    (``searches.ONGOING``), :data:`REPEATED`, or the winners' bits (0: a draw)."""
+    ended = pos[ENDED_WORD]
+    if ended != ONGOING:
+        return winners(pos[PLAYERS_WORD], pos[TURN], ended)
+    if occurrences >= REPETITION_LIMIT:
+        return REPEATED
+    return -1
+
+
+@compiled
+def array_mover(pos: Array) -> int:
+    """The player to move at a search's array position."""
+    return player_to_move(pos, pos[PLAYERS_WORD])
+
+
+def search_array(position: Position) -> Array:
+    """A position as the shared searches hold it (:data:`ARRAY_SIZE` words)."""
+    pos = np.zeros(ARRAY_SIZE, dtype=np.int64)
+    pos[:POSITION_SIZE] = position_array(position)
+    pos[PLAYERS_WORD] = position.players
+    pos[ENDED_WORD] = position.outcome if position.outcome != REPETITION else ONGOING
+    return pos
+
+
 # -- playouts and perft --------------------------------------------------------------------------------
 @compiled
 def playout(

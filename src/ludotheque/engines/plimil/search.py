@@ -10,7 +10,9 @@ plain ``MCTSBot(determinize=True)`` in compiled code: iteration ``i`` is played 
 code, and a child's exploration term counts the iterations in which its move was legal (its
 *availability*). Leaves are scored by the evaluator of ``evaluate.py`` (:func:`leaf_value`, the
 same arithmetic) or by a random playout to the end. Budgets are iterations, never time, and every
-random choice comes from the ``seed``: a search is a pure function of (seed, worlds).
+random choice comes from the ``seed``: a search is a pure function of (seed, worlds). The loop
+is the shared one (``engines/searches.py``'s ``ismcts``); this module gives it Plimil's step and
+leaves.
 
 >>> import random
 >>> from ludotheque.engines.plimil.rules import PlimilGame
@@ -26,12 +28,12 @@ random choice comes from the ``seed``: a search is a pure function of (seed, wor
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .. import compiled as shared
-from ..compiled import Array, SearchResult, compiled, count, require, rng_below, seen_pop, weight_vector
+from .. import searches
+from ..compiled import Array, SearchResult, compiled, count, require, weight_vector
 from . import kernel
 from .board import BLUE, CELLS, RED, rank_of
 from .evaluate import ADVANCE_WEIGHT, CAPTURE_WEIGHT, COUNT_WEIGHT, SCALE
@@ -40,6 +42,8 @@ from .kernel import (
     MAX_MOVES,
     ONGOING,
     PLAYOUT_ROOM,
+    apply,
+    ending,
     generate,
     in_setup,
     playout,
@@ -101,116 +105,67 @@ def leaf_value(pos: Array, moves: Array, weights: Array) -> float:
     return math.tanh(score / weights[_SCALE])
 
 
-# -- information-set MCTS -------------------------------------------------------------------------------
+# -- information-set MCTS: the shared one (``engines/searches.py``) with Plimil's step and leaves ------
 HEURISTIC, PLAYOUT = 0, 1
 LEAVES = {"heuristic": HEURISTIC, "playout": PLAYOUT}
 """How a leaf is scored: the evaluator, or one uniformly random playout to the end."""
-MAX_TREE_DEPTH = 512
-"""An iteration stops going down the tree this deep and scores the leaf there."""
-_NODES, _ITERATION = 0, 1  # ``sizes``: nodes in the tree, iterations done
-_MOVE_BITS = 24  # every move code is below 2**24 (``kernel.BLOCK`` is the highest kind bit)
 
 
 @compiled
-def _edge_slot(keys: Array, parent: int, move: int) -> int:
-    """The slot of edge (``parent``, ``move``) in the table of edges: where its key is, or the
-    empty slot (key ``-1``) where it would go."""
-    key = parent << _MOVE_BITS | move
-    mask: int = keys.shape[0] - 1
-    slot = int((np.uint64(key) * shared.GOLDEN) >> np.uint64(32)) & mask
-    while keys[slot] != -1 and keys[slot] != key:
-        slot = (slot + 1) & mask
-    return slot
+def _winners(pos: Array, result: int) -> int:
+    """An ending as the shared searches count it: -1 while the game goes on, else the winner's
+    bit (0: a draw)."""
+    if result == ONGOING:
+        return -1
+    won = winner(pos, result)
+    return 0 if won < 0 else 1 << won
 
 
 @compiled
-def ismcts_iterations(
-    roots: Array, keys: Array, counts: Array, iterations: int, exploration: float, leaf: int,
-    setup_leaf: int, weights: Array, rng: Array, node_move: Array, node_mover: Array, node_visits: Array,
-    node_available: Array, node_totals: Array, node_first: Array, node_next: Array,
-    edge_keys: Array, edge_child: Array, sizes: Array, work: Array, path: Array,
-    path_slots: Array, slots: Array, trail: Array, moves: Array, found: Array, untried: Array,
-) -> None:
-    """Run ``iterations`` more iterations on the tree held in the arrays (``sizes``: nodes,
-    iterations done so far). Iteration ``i`` copies world ``i % len(roots)`` and walks down:
-    where some legal move has no child yet, it adds one for such a move drawn at random and
-    stops; else it follows the child of best UCB1 (``exploration`` for values in [-1, 1], the
-    child's availability in place of its parent's visits; ties to canonical order). The leaf is
-    scored for Blue (the end of the game: +1, -1 or 0; else :func:`leaf_value`, or one random
-    playout with ``leaf`` ``PLAYOUT``; ``setup_leaf`` for a leaf still in the setup) and backed
-    up for whoever moved into each node."""
-    worlds = roots.shape[0]
-    for _ in range(iterations):
-        work[:] = roots[sizes[_ITERATION] % worlds]
-        sizes[_ITERATION] += 1
-        node = 0
-        depth = 0
-        path[0] = 0
-        result = ONGOING
-        while True:
-            n = generate(work, moves)
-            tried = fresh = 0
-            for i in range(n):
-                move = int(moves[i])
-                slot = _edge_slot(edge_keys, node, move)
-                if edge_keys[slot] == -1:
-                    untried[fresh] = move
-                    fresh += 1
-                else:
-                    child = edge_child[slot]
-                    node_available[child] += 1
-                    found[tried] = child
-                    tried += 1
-            if fresh:
-                move = int(untried[rng_below(rng, fresh)])
-                child = sizes[_NODES]
-                sizes[_NODES] = child + 1
-                node_move[child] = move
-                node_mover[child] = to_move(work)
-                node_visits[child] = 0
-                node_available[child] = 1
-                node_totals[child] = 0.0
-                node_first[child] = -1
-                node_next[child] = node_first[node]
-                node_first[node] = child
-                slot = _edge_slot(edge_keys, node, move)
-                edge_keys[slot] = node << _MOVE_BITS | move
-                edge_child[slot] = child
-            else:
-                best_score = -math.inf
-                child = found[0]
-                for i in range(tried):
-                    candidate = found[i]
-                    visits = node_visits[candidate]
-                    score = node_totals[candidate] / visits + exploration * math.sqrt(
-                        math.log(node_available[candidate]) / visits)
-                    if score > best_score:
-                        best_score, child = score, candidate
-                move = int(node_move[child])
-            result, seen = step(work, move, keys, counts)
-            depth += 1
-            path[depth] = child
-            path_slots[depth] = seen
-            if result != ONGOING or fresh or depth >= MAX_TREE_DEPTH:
-                break
-            node = child
-        if result != ONGOING:
-            won = winner(work, result)
-            value = 0.0 if won < 0 else (1.0 if won == BLUE else -1.0)
-        elif (setup_leaf if in_setup(work) else leaf) == PLAYOUT:
-            ended, plies = playout(work, keys, counts, slots, trail, moves, rng)
-            won = winner(work, ended) if plies >= 0 else -1  # longer than the room: a draw
-            value = 0.0 if won < 0 else (1.0 if won == BLUE else -1.0)
-        else:
-            value = leaf_value(work, moves, weights)
-        for i in range(depth, 0, -1):
-            if path_slots[i] >= 0:
-                seen_pop(keys, counts, path_slots[i])
-        node_visits[0] += 1
-        for i in range(1, depth + 1):
-            visited = path[i]
-            node_visits[visited] += 1
-            node_totals[visited] += value if node_mover[visited] == BLUE else -value
+def _apply(pos: Array, move: int, out: Array) -> None:
+    out[:] = pos
+    apply(out, move)
+
+
+@compiled
+def _outcome(pos: Array, occurrences: int) -> int:
+    return -1 if in_setup(pos) else _winners(pos, ending(pos, occurrences))
+
+
+@compiled
+def _score(pos: Array, moves: Array, ply: int, n: int, weights: Array) -> int:
+    value = leaf_value(pos, np.empty(MAX_MOVES, dtype=np.int32), weights)
+    return round(1000.0 * (value if to_move(pos) == BLUE else -value))
+
+
+@compiled
+def _step(pos: Array, move: int, following: Array, keys: Array, counts: Array) -> tuple[int, int]:
+    """``kernel.step`` (the setup's positions but its last are not counted as seen)."""
+    result, slot = step(pos, move, keys, counts)
+    return _winners(pos, result), slot
+
+
+@compiled
+def _leaf(pos: Array, following: Array, keys: Array, counts: Array, slots: Array, trail: Array,
+          moves: Array, rng: Array, params: Array) -> tuple[int, float]:
+    """A leaf's value: one random playout (``PLAYOUT_ROOM`` plies at most, else a draw), or
+    :func:`leaf_value` for Blue, as ``params`` (leaf, setup leaf, weights) say."""
+    if (params[1] if in_setup(pos) else params[0]) == PLAYOUT:
+        ended, plies = playout(pos, keys, counts, slots, trail, moves, rng)
+        return (_winners(pos, ended) if plies >= 0 else 0), 0.0
+    return -1, leaf_value(pos, moves, params[2:])
+
+
+def _root(world: PlimilState) -> tuple[Array, Mapping[int, int], bool]:
+    seen = {kernel.hash_of_plain_key(key): n for key, n in kernel.from_state(world).seen.items()}
+    return kernel.array_of(world), seen, world.is_over
+
+
+SEARCHES = searches.build(
+    {"generate": generate, "apply": _apply, "position_key": kernel.position_key, "outcome": _outcome,
+     "mover_of": to_move, "score": _score, "advance": _step, "leaf": _leaf},
+    max_moves=MAX_MOVES, root=_root, players=lambda world: 2,
+    options=searches.Options(name="plimil kernel", playout_room=PLAYOUT_ROOM))
 
 
 def root_moves(worlds: Sequence[PlimilState]) -> tuple[list[int], Array]:
@@ -241,12 +196,12 @@ def ismcts(
     never the real one), ``iterations`` in all, leaves scored by ``leaf`` (``"playout"``:
     uniformly random playouts to the end, the default; ``"heuristic"``: :func:`leaf_value` with
     ``weights``), those still in the setup by ``setup_leaf`` (default: ``leaf``; the evaluator
-    says 0 there, while playouts tell the blocks and stems chosen apart). The answer is the most
-    visited root move, ties to the better mean, then to canonical order; ``scores`` are the root
-    moves' visits, ``value`` the chosen move's mean for the player to move, ``line`` the most
-    visited path below it. A forced move is answered at once. Raises ``ValueError`` for no
-    worlds, worlds of different positions, a finished game or an unknown leaf, ``RuntimeError``
-    without Numba."""
+    says 0 there, while playouts tell the blocks and stems chosen apart): ``searches.ismcts``.
+    The answer is the most visited root move, ties to the better mean, then to canonical order;
+    ``scores`` are the root moves' visits, ``value`` the chosen move's mean for the player to
+    move, ``line`` the most visited path below it. A forced move is answered at once. Raises
+    ``ValueError`` for no worlds, worlds of different positions, a finished game or an unknown
+    leaf, ``RuntimeError`` without Numba."""
     require()
     if iterations < 1:
         raise ValueError(f"ISMCTS needs at least one iteration, not {iterations!r}")
@@ -256,55 +211,7 @@ def ismcts(
             raise ValueError(f"plimil search: a leaf is one of {sorted(LEAVES)}, not {name!r}")
     if any(world.is_over for world in worlds):
         raise ValueError("plimil kernel: no move to search, the game is over")
-    codes, roots = root_moves(worlds)
-    if len(codes) == 1:
-        return SearchResult(codes[0], 0.0, 0, 0, np.array(codes, dtype=np.int32), np.zeros(1), (codes[0],))
-    chosen = weights_array(weights)
-    capacity = iterations + 1
-    node_move = np.full(capacity, -1, dtype=np.int32)
-    node_mover = np.full(capacity, -1, dtype=np.int8)
-    node_visits = np.zeros(capacity, dtype=np.int64)
-    node_available = np.zeros(capacity, dtype=np.int64)
-    node_totals = np.zeros(capacity, dtype=np.float64)
-    node_first = np.full(capacity, -1, dtype=np.int32)
-    node_next = np.full(capacity, -1, dtype=np.int32)
-    edges = 1 << max(4, (2 * capacity - 1).bit_length())
-    edge_keys = np.full(edges, -1, dtype=np.int64)
-    edge_child = np.full(edges, -1, dtype=np.int32)
-    sizes = np.array([1, 0], dtype=np.int64)
-    # Every world has the same positions seen (their keys hold no secret): one table for all.
-    keys, counts = kernel.seen_table(kernel.from_state(worlds[0]).seen,
-                                     spare=PLAYOUT_ROOM + MAX_TREE_DEPTH)
-    work = np.empty(roots.shape[1], dtype=np.int64)
-    path = np.empty(MAX_TREE_DEPTH + 1, dtype=np.int64)
-    path_slots = np.empty(MAX_TREE_DEPTH + 1, dtype=np.int64)
-    slots = np.empty(PLAYOUT_ROOM, dtype=np.int64)
-    trail = np.empty(PLAYOUT_ROOM, dtype=np.int32)
-    moves = np.empty(MAX_MOVES, dtype=np.int32)
-    found = np.empty(MAX_MOVES, dtype=np.int32)
-    untried = np.empty(MAX_MOVES, dtype=np.int32)
-    rng = np.array([seed % 2**64], dtype=np.uint64)
-    chunk = max(1, iterations // 20) if progress is not None else iterations
-    done = 0
-    while done < iterations:
-        batch = min(chunk, iterations - done)
-        ismcts_iterations(roots, keys, counts, batch, exploration, LEAVES[leaf], LEAVES[setup_leaf],
-                          chosen, rng, node_move, node_mover, node_visits, node_available, node_totals,
-                          node_first, node_next, edge_keys, edge_child, sizes, work, path, path_slots,
-                          slots, trail, moves, found, untried)
-        done += batch
-        if progress is not None:
-            progress(done / iterations)
-    return shared.tree_answer(codes, lambda node: _children(node, node_first, node_next), node_move,
-                              node_visits, node_totals, done, depth_is_line=True)
-
-
-def _children(node: int, node_first: Array, node_next: Array) -> list[int]:
-    """A node's children, in the order they were added."""
-    children = []
-    child = int(node_first[node])
-    while child >= 0:
-        children.append(child)
-        child = int(node_next[child])
-    return children[::-1]
-
+    root_moves(worlds)
+    params = np.concatenate([[LEAVES[leaf], LEAVES[setup_leaf]], weights_array(weights)])
+    return SEARCHES.ismcts(worlds, iterations=iterations, exploration=exploration, seed=seed, params=params,
+                           progress=progress)

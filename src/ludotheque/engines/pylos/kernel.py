@@ -253,6 +253,62 @@ def outcome(light: int, dark: int, mover: int, move: int, occurrences: int) -> i
     return ONGOING
 
 
+# -- the array-kernel interface of the shared searches (``engines/searches.py``) ----------------------
+# A position as one int64 array: the two masks, the player to move, the rule set's code and the move
+# that led there (-1 at first), which ``outcome`` needs.
+LIGHT, DARK, MOVER, VARIANT, LAST = range(5)
+ARRAY_SIZE = 5
+REPEATED = -2
+"""``searches.REPEATED``: a repetition draw, which the path decided."""
+
+
+@compiled
+def array_generate(pos: Array, moves: Array) -> int:
+    """:func:`generate` of an array position."""
+    return generate(pos[LIGHT], pos[DARK], pos[MOVER], pos[VARIANT], moves)
+
+
+@compiled
+def array_apply(pos: Array, move: int, out: Array) -> None:
+    """:func:`apply` of an array position, written into ``out``."""
+    light, dark = apply(pos[LIGHT], pos[DARK], pos[MOVER], move)
+    out[LIGHT] = light
+    out[DARK] = dark
+    out[MOVER] = pos[MOVER] ^ 1
+    out[VARIANT] = pos[VARIANT]
+    out[LAST] = move
+
+
+@compiled
+def array_key(pos: Array) -> int:
+    """:func:`position_key` of an array position."""
+    return position_key(pos[LIGHT], pos[DARK], pos[MOVER])
+
+
+@compiled
+def array_outcome(pos: Array, occurrences: int) -> int:
+    """How the game stands at an array position: -1 (``searches.ONGOING``), :data:`REPEATED`, or
+    the winner's bit (the player who just moved)."""
+    ended = outcome(pos[LIGHT], pos[DARK], pos[MOVER] ^ 1, pos[LAST], occurrences)
+    if ended == ONGOING:
+        return -1
+    if ended == REPETITION:
+        return REPEATED
+    return 1 << int(pos[MOVER] ^ 1)
+
+
+@compiled
+def array_mover(pos: Array) -> int:
+    """The player to move at an array position."""
+    return int(pos[MOVER])
+
+
+def position_array(position: Position) -> Array:
+    """A position as the shared searches hold it (the last move unknown: -1)."""
+    return np.array([position.light, position.dark, position.mover, VARIANT_CODES[position.variant], -1],
+                    dtype=np.int64)
+
+
 # -- playouts and perft --------------------------------------------------------------------------------
 @compiled
 def playout(
