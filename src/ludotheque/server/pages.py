@@ -57,6 +57,9 @@ _MARKER = re.compile(r"<!--@([\w-]+)-->")
 _TRANSLATED = re.compile(r'(<(\w+)\b[^>]*?\sdata-i18n="([\w.]+)"[^>]*>)([^<]*)(</\2>)')
 _TRANSLATED_ATTRIBUTES = re.compile(r'<\w+\b[^>]*?\sdata-i18n-attr="([^"]*)"[^>]*>')
 _HEADING = re.compile(r"<(/?)h([1-6])>")
+# The tournaments page's lists, and how many of each it writes before its script runs.
+TOURNAMENT_LISTS = ("running", "upcoming", "finished")
+LISTED_TOURNAMENTS = 50
 
 
 def mount_static(app: FastAPI, web_dir: Path = WEB_DIR) -> None:
@@ -245,6 +248,57 @@ async def player_page(request: Request, name: str) -> Response:
     """A player's page: ratings over time, current games, games with filters (filled by its script)."""
     lang = reader_language(request)
     return _answer(request, render_page("player.html", lang, {"name": html.escape(name[:40])}), lang)
+
+
+@router.get("/tournaments", include_in_schema=False)
+async def tournaments_page(request: Request) -> Response:
+    """The tournaments: upcoming, running and finished (filled by its script), and the form that
+    creates one (a signed-in player's)."""
+    lang = reader_language(request)
+    values = lobby_values(lang)
+    service = getattr(request.app.state, "tournaments", None)
+    for status in TOURNAMENT_LISTS:  # the lists read without JavaScript too (its script keeps them live)
+        listed = [] if service is None else await service.hub.storage.run(service.store.listing, status)
+        values[f"{status}-list"] = tournament_items(listed[:LISTED_TOURNAMENTS], lang)
+    return _answer(request, render_page("tournaments.html", lang, values), lang)
+
+
+def tournament_items(listed: list[dict[str, Any]], lang: str) -> str:
+    """The ``<li>`` of each tournament listed: its name linked to its page, its game and rounds."""
+    if not listed:
+        return f'<li class="muted" data-i18n="lobby.none">{html.escape(word("lobby.none", lang))}</li>'
+    items = []
+    for tournament in listed:
+        game_id = str(tournament["game"])
+        title = _pick(info(game_id).title, lang) if game_id in games() else game_id
+        form = "one" if tournament["rounds"] == 1 else "other"  # 1 to 20 rounds: French agrees
+        rounds = word(f"tournament.roundCount.{form}", lang, n=str(tournament["rounds"]))
+        items.append(
+            f'<li data-tournament="{html.escape(str(tournament["id"]))}"><span class="what">'
+            f'<a class="tournament-name" href="/tournaments/{html.escape(str(tournament["id"]))}">'
+            f'{html.escape(str(tournament["name"]))}</a>'
+            f'<span class="tournament-line">{html.escape(f"{title} · {rounds}")}</span></span></li>')
+    return "".join(items)
+
+
+@router.get("/tournaments/{tournament_id}", include_in_schema=False)
+async def tournament_page(request: Request, tournament_id: str) -> Response:
+    """A tournament's page: entries, standings, pairings per round (filled by its script, live);
+    its name is written here when the tournaments run in this app, 404 for an unknown one."""
+    lang = reader_language(request)
+    name, status = word("tournament.title", lang), 200
+    service = getattr(request.app.state, "tournaments", None)
+    if service is not None:
+        try:
+            name = str((await service.document(tournament_id))["name"])
+        except ApiError as error:
+            if error.status != 404:
+                raise
+            status = 404
+    values = {"page-title": html.escape(f"{name} — Ludothèque"), "heading": html.escape(name),
+              "unknown": "" if status == 200 else (
+                  f'<p class="message">{html.escape(word("tournament.unknown", lang))}</p>')}
+    return _answer(request, render_page("tournament.html", lang, values), lang, status)
 
 
 @router.get("/games/{game_id}", include_in_schema=False)

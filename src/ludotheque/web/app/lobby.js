@@ -10,10 +10,12 @@ import { currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePa
 import { formatDeadline, timeControlText } from "./clock.js";
 import { loadPerson, showPerson } from "./person.js";
 import { notify, showCount, watchPerson } from "./turns.js";
+import { tournamentLine, tournamentPage, tournamentsPath } from "./tournamentkit.js";
 
 const lang = currentLanguage();
 const t = translatePage(lang);
 const $ = (selector) => document.querySelector(selector);
+const drawn = new WeakMap(); // list -> the JSON it shows
 let catalog = [];
 let person = null;
 
@@ -224,10 +226,32 @@ async function refreshLists() {
     api("GET", "/api/games?status=playing").catch(() => []),
     api("GET", "/api/seeks").catch(() => ({ seeks: [] })),
     refreshMyGames(),
+    refreshTournaments(),
   ]);
   fillList($("#open-games"), listOf(open), true);
   fillList($("#playing-games"), listOf(playing), false);
   fillSeeks(seeks?.seeks ?? []);
+}
+
+/** The lobby's "Tournaments": the running ones, then the upcoming ones, each linked to its page. */
+async function refreshTournaments() {
+  const read = (status) => api("GET", `${tournamentsPath}?status=${status}`).then((answer) => answer?.tournaments ?? [])
+    .catch(() => []);
+  const [running, upcoming] = await Promise.all([read("running"), read("upcoming")]);
+  const shown = [...running, ...upcoming].slice(0, 8);
+  const list = $("#lobby-tournaments");
+  const text = JSON.stringify(shown);
+  if (drawn.get(list) === text) return; // unchanged: the focus stays where it is
+  drawn.set(list, text);
+  if (shown.length === 0) {
+    list.replaceChildren(el("li", { class: "muted" }, t("lobby.none")));
+    return;
+  }
+  list.replaceChildren(...shown.map((tournament) => el("li", { "data-tournament": tournament.id },
+    el("strong", { class: "tournament-state" }, t(`tournament.status.${tournament.status}`)),
+    el("span", { class: "what" }, el("a", { href: tournamentPage(tournament.id) }, tournament.name),
+      ` · ${tournamentLine(tournament, catalog, t, lang)}`),
+    el("span", { class: "muted" }, plural(lang, "tournament.entrantCount", { n: tournament.entrants ?? 0 })))));
 }
 
 /** "Your games": opponents, whose turn, the clock or deadline, "your turn" marked first. */
