@@ -71,9 +71,12 @@ def test_cancelled_work_never_takes_a_cpu(executor: RayExecutor) -> None:
     assert [future.result(timeout=60) for future in busy] == [None, None]
 
 
-def test_executors_share_this_processs_ray() -> None:
-    # The module's Ray is running: a second executor joins it; its shutdown leaves it running.
+def test_executors_share_this_processs_ray(executor: RayExecutor) -> None:
+    # The module's Ray is running (asked for, so that this holds in any order, on any pytest-xdist
+    # worker): a second executor joins it; its shutdown leaves it running.
     import ray
+
+    assert ray.is_initialized()
 
     with RayExecutor("local") as second:
         assert second.submit(abs, -3).result(timeout=60) == 3

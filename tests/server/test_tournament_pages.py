@@ -83,14 +83,6 @@ def test_a_tournaments_page_names_it_and_an_unknown_one_is_404(client: TestClien
     assert client.get("/static/app/tournament.js").status_code == 200
 
 
-def test_the_pages_answer_without_the_tournaments_router(tmp_path: Path) -> None:
-    """Before ``app.py`` includes the API, the pages still answer (their scripts say what fails)."""
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'bare.db'}", bot_workers=1)) as bare:
-        listed = assert_page(bare.get("/tournaments?lang=en"))
-        assert listed.count('<li class="muted" data-i18n="lobby.none">None yet.</li>') == 3
-        assert '<h1 id="tournament-name">Tournament</h1>' in assert_page(bare.get("/tournaments/any?lang=en"))
-
-
 def test_the_lobby_links_to_the_tournaments(client: TestClient) -> None:
     text = assert_page(client.get("/?lang=en"))
     assert '<a href="/tournaments" data-i18n="nav.tournaments">Tournaments</a>' in text

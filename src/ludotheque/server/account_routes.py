@@ -39,8 +39,7 @@ VERIFY_PATH = "/api/account/email/verify"
 
 
 async def _run(request: Request, function: Any, *args: Any) -> Any:
-    storage = hub_of(request).storage
-    return await storage.run(function, *args)
+    return await people_of(request).run(function, *args)
 
 
 def _answer(account: Account | None, status: int = 200) -> JSONResponse:
@@ -87,8 +86,7 @@ async def become_guest(request: Request) -> JSONResponse:
     if current is not None:
         return _answer(current)
     people.creation.check(client_address(request))
-    guest = await _run(request, people.accounts.create_guest, iso(Instant.now()))
-    token = await _run(request, people.accounts.open_session, guest.id)
+    guest, token = await people.new_guest()
     return await _started(request, _answer(guest, 201), token)
 
 
@@ -102,7 +100,7 @@ async def sign_up(request: Request) -> JSONResponse:
     digest = await asyncio.to_thread(hash_password, password)
     if current is not None and current.is_guest and request.headers.get("authorization") is None:
         account = await _run(request, people.accounts.promote, current.id, name, digest)
-        await hub_of(request).rename_seats(account.id, account.name)
+        await hub_of(request).games.rename_seats(account.id, account.name)
     else:
         people.creation.check(client_address(request))
         account = await _run(request, people.accounts.create_player, name, digest, iso(Instant.now()))
@@ -170,7 +168,7 @@ async def rename(request: Request) -> JSONResponse:
     people = people_of(request)
     renamed = await _run(request, people.accounts.rename, account.id, check_name(body.name))
     await people.end()  # every worker forgets the old name
-    await hub_of(request).rename_seats(account.id, renamed.name)
+    await hub_of(request).games.rename_seats(account.id, renamed.name)
     return _answer(renamed)
 
 

@@ -24,6 +24,7 @@ from . import (
     account_routes,
     chat_routes,
     health,
+    lesson_routes,
     logs,
     metrics,
     pages,
@@ -31,6 +32,7 @@ from . import (
     routes,
     seek_routes,
     sockets,
+    tournament_routes,
 )
 from .bots import BotPool
 from .config import DB_ENV, ServerSettings, database_url
@@ -178,6 +180,8 @@ def create_app(
     app.include_router(sockets.router)
     app.include_router(health.router)
     app.include_router(metrics.router)
+    app.include_router(lesson_routes.router)
+    app.include_router(tournament_routes.router)
     app.include_router(pages.router)
     mount_docs(app)
     pages.mount_static(app)

@@ -12,13 +12,11 @@ from pydantic import Field
 from ..core.contract import Player
 from .chat import MAX_LINE, ROOMS, clean_line, hidden
 from .errors import ApiError, quoted
-from .hub import Hub
 from .identity import reading_seat, require_seat
 from .openapi import request_body
 from .people import people_of
 from .routes import credentials_of, guard_origin, hub_of, read_json
 from .schemas import Strict, validate
-from .sessions import GameSession
 
 router = APIRouter(prefix="/api", dependencies=[Depends(guard_origin)])
 
@@ -40,22 +38,16 @@ def _room(room: str) -> str:
     return room
 
 
-async def _mutes(hub: Hub, session: GameSession) -> set[tuple[int, int]]:
-    if session.mutes is None:
-        session.mutes = await hub.storage.run(hub.chat.mutes, session.meta.id)
-    return session.mutes
-
-
 @router.get("/games/{game_id}/chat")
 async def read_chat(request: Request, game_id: str, room: str = "players") -> dict[str, Any]:
     """A room's last lines (the players' room: for the seats only), less those of muted seats."""
     hub = hub_of(request)
-    session = await hub.get(game_id)
+    session = await hub.games.get(game_id)
     seat = reading_seat(session, await credentials_of(request))
     if _room(room) == "players" and seat is None:
         raise ApiError(401, "the players' chat is read with a seat of the game", "token_required")
-    lines = await hub.storage.run(hub.chat.lines, game_id, room)
-    mutes = await _mutes(hub, session)
+    lines = await hub.game_chat.lines(session, room)
+    mutes = await hub.game_chat.mutes(session)
     return {"room": room, "lines": [line for line in lines if not hidden(mutes, seat, line["seat"])],
             "muted": sorted(muted for holder, muted in mutes if holder == seat)}
 
@@ -70,7 +62,7 @@ async def write_chat(request: Request, game_id: str) -> JSONResponse:
     if text is None or len(text) > MAX_LINE:
         raise ApiError(400, f"a chat line has 1 to {MAX_LINE} characters", "bad_request")
     hub = hub_of(request)
-    session = await hub.get(game_id)
+    session = await hub.games.get(game_id)
     seat = reading_seat(session, await credentials_of(request))
     account = await people_of(request).account_of(request)
     if room == "players" and seat is None:
@@ -80,9 +72,7 @@ async def write_chat(request: Request, game_id: str) -> JSONResponse:
                        "sign_in_required")
     author = session.snapshot.seats[seat].name if seat is not None else account.name if account else ""
     who = f"seat:{seat}" if seat is not None else f"account:{account.id if account else ''}"
-    hub.chat_throttle.check(f"{game_id}:{who}")
-    line = await hub.storage.run(hub.chat.add, game_id, room, seat, author, text)
-    await hub.deliver_chat(session, room, line)
+    line = await hub.game_chat.write(session, room, seat, author, text, who)
     return JSONResponse({"line": line}, status_code=201)
 
 
@@ -91,12 +81,11 @@ async def mute(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     """Seat ``seat`` stops (``"muted": false``: starts again) receiving the lines of ``"seat"``."""
     body = validate(MuteBody, await read_json(request))
     hub = hub_of(request)
-    session = await hub.get(game_id)
+    session = await hub.games.get(game_id)
     if not 0 <= seat < session.meta.game.players:
         raise ApiError(404, f"game {game_id} has no seat {seat}", "not_found")
     holder: Player = require_seat(session, await credentials_of(request), seat)
     if body.seat == holder or body.seat >= session.meta.game.players:
         raise ApiError(400, f"seat {holder} cannot mute seat {body.seat}", "bad_request")
-    session.mutes = await hub.storage.run(hub.chat.set_mute, game_id, holder, body.seat, body.muted)
-    await hub.announce({"kind": "mutes", "game": game_id})
-    return {"seat": holder, "muted": sorted(muted for who, muted in session.mutes if who == holder)}
+    mutes = await hub.game_chat.mute(session, holder, body.seat, body.muted)
+    return {"seat": holder, "muted": sorted(muted for who, muted in mutes if who == holder)}

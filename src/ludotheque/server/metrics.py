@@ -29,6 +29,7 @@ import glob
 import logging
 import os
 import re
+import struct
 import tempfile
 import time
 from typing import Any
@@ -219,11 +220,14 @@ async def sample(app: Any) -> None:
     hub = getattr(app.state, "hub", None)
     if hub is None:
         return
-    GAMES_LOADED.labels(WORKER).set(len(hub.loaded()))
-    BOT_QUEUE.labels(WORKER).set(hub.bots.waiting())
-    BOT_WORKERS.labels(WORKER).set(hub.bots.workers)
-    if hub.bus is not None:
-        REDIS_SUBSCRIBED.labels(WORKER).set(1 if hub.bus.subscribed.is_set() else 0)
+    try:
+        GAMES_LOADED.labels(WORKER).set(len(hub.loaded()))
+        BOT_QUEUE.labels(WORKER).set(hub.bots.waiting())
+        BOT_WORKERS.labels(WORKER).set(hub.bots.workers)
+        if hub.bus is not None:
+            REDIS_SUBSCRIBED.labels(WORKER).set(1 if hub.bus.subscribed.is_set() else 0)
+    except Exception as error:  # a part being closed (shutdown): the scrape still answers
+        log.debug("sampling the hub for /metrics failed: %s", error)
     try:
         async with asyncio.timeout(COUNT_TIMEOUT_S):
             # On the storage's own threads (SQLite's one connection is never shared by two).
@@ -259,6 +263,10 @@ def _forget_dead_workers(folder: str) -> None:
             pass
 
 
+# How many times a scrape reads the workers' files when one is caught being made.
+READ_TRIES = 4
+
+
 def exposition() -> bytes:
     """The text of every figure (every worker's in multiprocess mode)."""
     folder = os.environ.get(MULTIPROC_ENV)
@@ -267,7 +275,16 @@ def exposition() -> bytes:
     _forget_dead_workers(folder)
     registry = CollectorRegistry()
     _multiprocess.MultiProcessCollector(registry, path=folder)  # type: ignore[no-untyped-call]
-    return generate_latest(registry)
+    for attempt in range(READ_TRIES):
+        try:
+            return generate_latest(registry)
+        except (ValueError, OSError, struct.error):
+            # A worker that is starting creates its files while this one reads them: a file
+            # caught half made reads as garbage for a moment, so read them all again.
+            if attempt == READ_TRIES - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 router = APIRouter()

@@ -26,7 +26,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
@@ -35,10 +35,12 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from .accounts import Account, AccountStore, is_api_token, name_key
+from .clocks import Instant
 from .errors import ApiError, quoted
 from .identity import SESSION_COOKIE, Credentials
 from .rooms import Connection, encode
 from .sessions import hash_token
+from .snapshots import iso
 from .storage import Storage
 
 SESSION_COOKIE_AGE_S = 400 * 24 * 3600
@@ -48,6 +50,9 @@ CREDENTIALS_ENDED = "credentials_ended"
 # A socket whose session or token ended closes with this (4000 + 401, as a refused socket).
 ENDED_CLOSE = 4401
 Announce = Callable[[dict[str, Any]], Awaitable[None]]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class SigninThrottle:
@@ -170,6 +175,15 @@ class People:
         if base.token is not None and is_api_token(base.token):
             base = replace(base, token=None)
         return replace(base, account=account.id if account else None), key
+
+    async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """An accounts' call (``self.accounts``) on the database threads."""
+        return await self.storage.run(function, *args, **kwargs)
+
+    async def new_guest(self) -> tuple[Account, str]:
+        """A new guest account, and the token of the session that opens it."""
+        guest = await self.storage.run(self.accounts.create_guest, iso(Instant.now()))
+        return guest, await self.storage.run(self.accounts.open_session, guest.id)
 
     async def guest_seat_name(self, name: str | None, default: str) -> str:
         """The name a seat of no account bears: ``name`` (or ``default``), unless it could pass

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Request
 
 from ..core.registry import games
 from .account_routes import require_account
+from .accounts import Account
 from .botratings import all_bot_ratings
 from .errors import ApiError, quoted
 from .routes import guard_origin, hub_of
@@ -24,27 +25,24 @@ async def my_games(request: Request) -> dict[str, Any]:
     """The games the browser's person (or personal token) holds a seat of, waiting or being
     played: ``your_turn`` counts those where they are to move."""
     account = await require_account(request)
-    hub = hub_of(request)
-    listed = await hub.storage.run(hub.listings.my_games, account.id)
+    listed = await hub_of(request).game_lists.my_games(account.id)
     return {"games": listed, "your_turn": sum(entry["your_turn"] for entry in listed)}
 
 
-async def _player(request: Request, name: str) -> Any:
-    hub = hub_of(request)
-    found = await hub.storage.run(hub.accounts.by_name, name)
-    if found is None or found[0].is_guest:
+async def _player(request: Request, name: str) -> Account:
+    found = await hub_of(request).game_lists.player(name)
+    if found is None:
         raise ApiError(404, f"no player {quoted(name)}", "not_found")
-    return found[0]
+    return found
 
 
 @router.get("/players/{name}")
 async def player(request: Request, name: str) -> dict[str, Any]:
     """A player's page: name, ratings per category with their history, current games."""
     account = await _player(request, name)
-    hub = hub_of(request)
-    ratings = await hub.storage.run(hub.ratings.of_account, account.id)
-    current = await hub.storage.run(hub.listings.player_games, account.id, game=None, result=None,
-                                    status="playing")
+    lists = hub_of(request).game_lists
+    ratings = await lists.ratings_of(account.id)
+    current = await lists.player_games(account.id, game=None, result=None, status="playing")
     return {"name": account.name, "created": account.created, "ratings": ratings, "current": current}
 
 
@@ -60,9 +58,8 @@ async def player_games(request: Request, name: str, game: str | None = None, res
     if status is not None and status not in STATUSES:
         raise ApiError(400, f"unknown status {quoted(status)}; expected playing or over", "bad_request")
     account = await _player(request, name)
-    hub = hub_of(request)
-    listed = await hub.storage.run(hub.listings.player_games, account.id, game=game, result=result,
-                                   status=status)
+    lists = hub_of(request).game_lists
+    listed = await lists.player_games(account.id, game=game, result=result, status=status)
     return {"name": account.name, "games": listed}
 
 

@@ -23,7 +23,8 @@ from .clocks import ClockSpec, Instant
 from .config import MAX_BODY_BYTES
 from .documents import game_document, game_record, lobby_document
 from .errors import ApiError, quoted
-from .hub import Hub, SeatRequest, game_of, rated_takeback
+from .games import rated_takeback
+from .hub import Hub
 from .identity import (
     SESSION_COOKIE,
     Credentials,
@@ -38,6 +39,7 @@ from .identity import (
     stale_seats,
     wants_cookie,
 )
+from .new_games import SeatRequest, game_of
 from .openapi import request_body
 from .people import guest_seat_name, people_of, set_session_cookie
 from .schemas import (
@@ -52,7 +54,7 @@ from .schemas import (
     validate,
 )
 from .sessions import GameSession, hash_token, new_token
-from .snapshots import claim_invite, decline_draw, iso, join, offer_draw, play, resign, take_back
+from .snapshots import claim_invite, decline_draw, join, offer_draw, play, resign, take_back
 from .throttle import CreationThrottle, client_address, owner_of
 
 
@@ -133,7 +135,7 @@ async def create_game(request: Request) -> JSONResponse:
     if body.rated:
         check_rated(account, requests)
     name = account.name if account else await guest_seat_name(request, body.name, "")
-    session, given = await hub_of(request).create(
+    session, given = await hub_of(request).games.create(
         game, requests, clock, name, owner=owner_of(request), account=account.id if account else None,
         rated=body.rated,
     )
@@ -165,12 +167,7 @@ async def list_games(request: Request, status: str | None = None) -> dict[str, A
     if status is not None and status not in LOBBY_STATUSES:
         raise ApiError(400, f"unknown status {quoted(status)}; expected one of {', '.join(LOBBY_STATUSES)}",
                        "bad_request")
-    hub = hub_of(request)
-    games = await hub.storage.run(hub.storage.lobby, status)
-    creators = await hub.storage.run(hub.listings.creators, games)
-    for entry in games:
-        entry["creator"] = creators.get(entry["id"])
-    return lobby_document(games)
+    return lobby_document(await hub_of(request).game_lists.lobby(status))
 
 
 def document_response(session: GameSession, reader: Player | None) -> Response:
@@ -179,20 +176,20 @@ def document_response(session: GameSession, reader: Player | None) -> Response:
 
 @router.get("/games/{game_id}")
 async def read_game(request: Request, game_id: str) -> Response:
-    session = await hub_of(request).get(game_id)
+    session = await hub_of(request).games.get(game_id)
     return document_response(session, reading_seat(session, await credentials_of(request)))
 
 
 @router.get("/games/{game_id}/record")
 async def read_record(request: Request, game_id: str) -> dict[str, Any]:
-    session = await hub_of(request).get(game_id)
+    session = await hub_of(request).games.get(game_id)
     return game_record(session.meta, session.snapshot, reading_seat(session, await credentials_of(request)))
 
 
 @router.get("/games/{game_id}/replay/{ply}")
 async def read_replay(request: Request, game_id: str, ply: str) -> dict[str, Any]:
     """A finished game's spectator view after ``ply`` moves, for the page's move-by-move replay."""
-    session = await hub_of(request).get(game_id)
+    session = await hub_of(request).games.get(game_id)
     snap = session.snapshot
     if snap.status != "over":
         raise ApiError(409, "a game is replayed move by move only once it is over", "game_not_over")
@@ -208,19 +205,19 @@ async def read_replay(request: Request, game_id: str, ply: str) -> dict[str, Any
 @router.post("/games/{game_id}/moves")
 async def post_move(request: Request, game_id: str) -> Response:
     data = await read_json(request)
-    session = await hub_of(request).get(game_id)
+    session = await hub_of(request).games.get(game_id)
     seat = acting_seat(session, await credentials_of(request))
     if data is None:
         raise ApiError(400, 'a JSON body {"move": "<notation>"} is required', "bad_request")
     body = validate(MoveBody, data)
-    await hub_of(request).change(session, lambda s, now: play(s, seat, body.move, body.ply, now))
+    await hub_of(request).games.change(session, lambda s, now: play(s, seat, body.move, body.ply, now))
     return document_response(session, seat)
 
 
 @router.get("/games/{game_id}/seats/mine")
 async def my_seats(request: Request, game_id: str) -> JSONResponse:
     """The seats this browser's cookies hold; cookies that hold no seat any more are expired."""
-    session = await hub_of(request).get(game_id)
+    session = await hub_of(request).games.get(game_id)
     credentials = await credentials_of(request)
     response = JSONResponse({"id": game_id, "seats": held_seats(session, credentials)})
     for seat in stale_seats(session, credentials):
@@ -234,7 +231,7 @@ async def claim_seat(request: Request, game_id: str) -> JSONResponse:
     data = await read_json(request)
     if data is not None:
         validate(EmptyBody, data)
-    session = await hub_of(request).get(game_id)
+    session = await hub_of(request).games.get(game_id)
     token = bearer_token(request)
     seat = session.seat_of(token)
     assert token is not None
@@ -252,7 +249,8 @@ async def join_seat(request: Request, game_id: str, seat: int) -> JSONResponse:
     token = new_token()
     name = account.name if account else await guest_seat_name(request, body.name, f"Guest {seat + 1}")
     owner = account.id if account else None
-    await hub_of(request).change(session, lambda s, now: join(s, seat, name, hash_token(token), now, owner))
+    digest = hash_token(token)
+    await hub_of(request).games.change(session, lambda s, now: join(s, seat, name, digest, now, owner))
     return seat_answer(request, game_id, seat, token)
 
 
@@ -266,7 +264,7 @@ async def claim_invite_seat(request: Request, game_id: str, seat: int) -> JSONRe
     name = account.name if account else await guest_seat_name(request, body.name, f"Guest {seat + 1}")
     owner = account.id if account else None
     invite_hash, token_hash = hash_token(body.invite), hash_token(token)
-    await hub_of(request).change(
+    await hub_of(request).games.change(
         session, lambda s, now: claim_invite(s, seat, invite_hash, name, token_hash, now, owner)
     )
     return seat_answer(request, game_id, seat, token)
@@ -286,21 +284,21 @@ def seat_answer(request: Request, game_id: str, seat: Player, token: str) -> JSO
 @router.post("/games/{game_id}/seats/{seat}/resign")
 async def resign_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
-    snap = await hub_of(request).change(session, lambda s, now: resign(s, seat, now))
+    snap = await hub_of(request).games.change(session, lambda s, now: resign(s, seat, now))
     return game_document(session.meta, snap, seat, Instant.now(), session.people)
 
 
 @router.post("/games/{game_id}/seats/{seat}/draw")
 async def draw_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
-    snap = await hub_of(request).change(session, lambda s, now: offer_draw(s, seat, now))
+    snap = await hub_of(request).games.change(session, lambda s, now: offer_draw(s, seat, now))
     return game_document(session.meta, snap, seat, Instant.now(), session.people)
 
 
 @router.post("/games/{game_id}/seats/{seat}/draw/decline")
 async def decline_draw_seat(request: Request, game_id: str, seat: int) -> dict[str, Any]:
     session = await _seat_holder(request, game_id, seat)
-    snap = await hub_of(request).change(session, lambda s, now: decline_draw(s, seat, now))
+    snap = await hub_of(request).games.change(session, lambda s, now: decline_draw(s, seat, now))
     return game_document(session.meta, snap, seat, Instant.now(), session.people)
 
 
@@ -309,14 +307,14 @@ async def take_back_seat(request: Request, game_id: str, seat: int) -> dict[str,
     session = await _seat_holder(request, game_id, seat)
     if session.meta.rated:  # the hub refuses it too; say so before any other reason
         raise rated_takeback()
-    snap = await hub_of(request).change(session, lambda s, now: take_back(s, seat, now))
+    snap = await hub_of(request).games.change(session, lambda s, now: take_back(s, seat, now))
     return game_document(session.meta, snap, seat, Instant.now(), session.people)
 
 
 @router.post("/games/{game_id}/seats/{seat}/rematch", status_code=201)
 async def rematch_seat(request: Request, game_id: str, seat: int) -> JSONResponse:
     session = await _seat_holder(request, game_id, seat)
-    fresh, new_seat, token = await hub_of(request).rematch(session, seat)
+    fresh, new_seat, token = await hub_of(request).rematches.rematch(session, seat)
     new_id = fresh.meta.id
     response = JSONResponse(
         {"id": new_id, "seat": new_seat, "token": token, "url": page_url(request, new_id, f"?token={token}")},
@@ -328,7 +326,7 @@ async def rematch_seat(request: Request, game_id: str, seat: int) -> JSONRespons
 
 
 async def _session_with_seat(request: Request, game_id: str, seat: int) -> GameSession:
-    session = await hub_of(request).get(game_id)
+    session = await hub_of(request).games.get(game_id)
     if not 0 <= seat < session.meta.game.players:
         raise ApiError(404, f"game {game_id} has no seat {seat}", "not_found")
     return session
@@ -355,9 +353,7 @@ async def guest_for_cookie_request(request: Request) -> Account | None:
         return None
     people = people_of(request)
     people.creation.check(client_address(request))
-    storage = hub_of(request).storage
-    guest = await storage.run(people.accounts.create_guest, iso(Instant.now()))
-    token = await storage.run(people.accounts.open_session, guest.id)
+    guest, token = await people.new_guest()
     request.state.new_session = token
     return guest
 

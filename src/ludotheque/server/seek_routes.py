@@ -15,9 +15,9 @@ from .account_routes import require_account
 from .accounts import Account
 from .clocks import ClockSpec
 from .errors import ApiError, quoted
-from .hub import SeatRequest, game_of
+from .new_games import game_of
 from .openapi import request_body
-from .ratings import NEW_RATING, category_of
+from .ratings import NEW_RATING
 from .routes import guard_origin, hub_of, read_json
 from .schemas import ClockBody, Strict, validate
 from .seeks import SeekRow, public
@@ -52,34 +52,23 @@ async def seek(request: Request) -> JSONResponse:
     clock_text = json.dumps(clock.to_json()) if clock else None
     row = SeekRow(secrets.token_urlsafe(9), account.id, game.id, game.variant, game.players, clock_text,
                   body.rated, body.rating_min, body.rating_max, time.time(), NEW_RATING)
-    rating = await hub.storage.run(hub.ratings.current, [account.id], category_of(
-        game.id, game.players, against_bots=False))
-    if account.id in rating:
-        row = row._replace(rating=rating[account.id].rating)
-    matched = await hub.storage.run(hub.seeks.match_or_add, row)
+    matched = await hub.matchmaking.seek(account, game, clock, body.rated, row)
     if matched is None:
-        names = {account.id: account.name}
-        return JSONResponse({"matched": False, "seek": public(row, names[account.id])}, status_code=201)
-    people = await hub.storage.run(hub.accounts.names, [s.account for s in matched])
-    # The longest waiting seeker moves first.
-    order = sorted(matched, key=lambda s: s.created)
-    requests = [SeatRequest("human", name=people.get(s.account, ""), account=s.account) for s in order]
-    session, _ = await hub.create(game, requests, clock, "", rated=body.rated, account=order[0].account)
-    hub.tell_matched(session, [s.account for s in order])
-    seat = [s.account for s in order].index(account.id)
+        return JSONResponse({"matched": False, "seek": public(row, account.name)}, status_code=201)
+    session, seat = matched
     return JSONResponse({"matched": True, "id": session.meta.id, "seat": seat}, status_code=201)
 
 
 @router.get("/seeks")
 async def waiting_seeks(request: Request) -> dict[str, Any]:
     hub = hub_of(request)
-    return {"seeks": await hub.storage.run(hub.seeks.waiting)}
+    return {"seeks": await hub.matchmaking.waiting()}
 
 
 @router.delete("/seeks/{seek_id}", status_code=204)
 async def cancel_seek(request: Request, seek_id: str) -> Response:
     account: Account = await require_account(request)
     hub = hub_of(request)
-    if not await hub.storage.run(hub.seeks.cancel, account.id, seek_id):
+    if not await hub.matchmaking.cancel(account.id, seek_id):
         raise ApiError(404, f"no seek {quoted(seek_id)} of yours", "not_found")
     return Response(status_code=204)

@@ -1,7 +1,7 @@
 """Live game sessions: a game's fixed facts and current snapshot with the lock that serialises its
 changes, its room of readers, its flag timer and its bot's turn; and the seat tokens that open it.
 
-The hub keeps one session per loaded game; what a change does to the game is in ``snapshots``.
+``games`` keeps one session per loaded game; what a change does to the game is in ``snapshots``.
 
 >>> hash_token("secret") == hash_token("secret") != hash_token("other")
 True

@@ -26,7 +26,8 @@ from ..core.contract import Player
 from .clocks import Instant
 from .config import CLOSE_TIMEOUT_S, MAX_BODY_BYTES, SEND_TIMEOUT_S
 from .errors import ApiError
-from .hub import Hub, Operation
+from .games import Operation
+from .hub import Hub
 from .identity import check_socket_origin, reading_seat
 from .people import people_of
 from .rooms import Connection, encode
@@ -61,7 +62,7 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
     people = people_of(socket)
     try:
         check_socket_origin(socket, hub.settings.allowed_origins)
-        session = await hub.get(game_id)
+        session = await hub.games.get(game_id)
         credentials, key = await people.credentials_and_key(socket, token or None)
         reader = reading_seat(session, credentials)
         key = key if credentials.token is None else None  # a seat token speaks for itself
@@ -73,7 +74,7 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
     async with session.lock:  # so that no broadcast overtakes the first document
         connection.offer(session.document_text(reader, Instant.now()))
         session.room.add(connection)
-    hub.watched(session)
+    hub.games.watched(session)
     writer = connection.start()
     listener = asyncio.get_running_loop().create_task(_listen(connection, hub, session, reader))
     try:
@@ -113,7 +114,7 @@ async def person_socket(socket: WebSocket, token: str | None = None) -> None:
     people.hold(key, connection)
     hub.people_sockets.add(account.id, connection)
     writer = connection.start()
-    await hub.tell_turns({account.id})
+    await hub.notices.tell_turns({account.id})
     listener = asyncio.get_running_loop().create_task(_listen_person(connection))
     try:
         await asyncio.wait({writer, listener}, return_when=asyncio.FIRST_COMPLETED)
@@ -182,7 +183,7 @@ async def _answer(
         return
     if reader is None:
         raise ApiError(403, "spectators cannot act: connect with a seat token", "spectator")
-    await hub.change(session, _operation(message, reader))
+    await hub.games.change(session, _operation(message, reader))
 
 
 def _operation(message: WsMessage, seat: Player) -> Operation:
