@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from .. import __version__
+from .analyse import analyse
 from .arena import arena
 from .bench import bench
 from .common import RegistryCommand, RegistryGroup
@@ -63,6 +64,8 @@ COMMANDS = (
     (play, "Play a game in the terminal against people or computer opponents."),
     (learn, "Learn a game step by step, from the setup to a first game won against the easy level."),
     (replay, "Step through a saved game record."),
+    (analyse, "Analyse a finished game: each ply's evaluation, best move, loss and mark (inaccuracy, "
+              "mistake, blunder); --plot draws the chart."),
     (bench, "Measure engine speed with uniformly random playouts."),
     (rules, "Show a game's rules (French or English)."),
     (arena, "Round robin between bots: Elo ratings, results table, CSV/JSON and a chart."),
