@@ -56,13 +56,15 @@ def test_not_ready_when_sqlite_cannot_be_opened(tmp_path: Path) -> None:
     with serving(f"sqlite:///{path}") as client:
         assert client.get("/ready").status_code == 200
         engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
-        engine.dispose()  # the next check opens the file anew
         aside = tmp_path / "aside"
         aside.mkdir()
         for name in os.listdir(tmp_path):
             if name.startswith("games.db"):
                 shutil.move(tmp_path / name, aside / name)
         path.mkdir()  # a folder where the database was: it cannot be opened
+        # Only now: a connection the server's own tasks opened meanwhile would still read the
+        # moved file; the next check must open the path anew.
+        engine.dispose()
         try:
             answer = client.get("/ready")
             assert answer.status_code == 503, answer.text
