@@ -105,25 +105,3 @@ def fact(page: Page, label: str) -> Locator:
     return page.locator("#facts dt", has_text=label).locator("xpath=following-sibling::dd[1]")
 
 
-def app_with_lessons() -> Any:
-    """``uvicorn --factory tests.browser.helpers:app_with_lessons``: the app of ``$LUDOTHEQUE_DB``
-    with the lessons' routes (until ``app.py`` registers them itself)."""
-    from ludotheque.server import lesson_routes
-    from ludotheque.server.app import app_from_env
-
-    app = app_from_env()
-    if not any(getattr(route, "path", "").startswith("/api/lessons") for route in app.routes):
-        app.include_router(lesson_routes.router)
-    return app
-
-
-def app_with_tournaments() -> Any:
-    """``uvicorn --factory tests.browser.helpers:app_with_tournaments``: the app of
-    ``$LUDOTHEQUE_DB`` with the tournaments' routes (until ``app.py`` includes them itself)."""
-    from ludotheque.server import tournament_routes
-    from ludotheque.server.app import app_from_env
-
-    app = app_from_env()
-    if not any(getattr(route, "path", "") == "/api/tournaments" for route in app.routes):
-        app.include_router(tournament_routes.router)
-    return app

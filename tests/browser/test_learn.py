@@ -28,12 +28,12 @@ from .axe import assert_no_violation
 from .conftest import UNLIMITED
 
 ROOT = Path(__file__).resolve().parents[2]
-FACTORY = "tests.browser.helpers:app_with_lessons"
+FACTORY = "ludotheque.server.app:app_from_env"
 COURSES = list(lessons.courses())
 
 
 class LessonServer(ServerProcess):
-    """The real server with the lessons' routes (``helpers.app_with_lessons``), in its own process."""
+    """The real server with the lessons' routes, in its own process."""
 
     def start(self, timeout: float = 60.0) -> LessonServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env, "LUDOTHEQUE_DB": self.db_url}

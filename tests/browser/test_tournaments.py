@@ -27,7 +27,7 @@ from .conftest import UNLIMITED
 from .helpers import click_one_move
 
 ROOT = Path(__file__).resolve().parents[2]
-FACTORY = "tests.browser.helpers:app_with_tournaments"
+FACTORY = "ludotheque.server.app:app_from_env"
 PASSWORD = "correct horse"
 # What the pages see live (a poll every 3 s, the server pairing the next round): more than expect's 5 s.
 LIVE_MS = 15_000
@@ -49,7 +49,7 @@ window.Notification = Recorded;
 
 
 class TournamentServer(ServerProcess):
-    """The real server with the tournaments' routes (``helpers.app_with_tournaments``)."""
+    """The real server with the tournaments' routes."""
 
     def start(self, timeout: float = 60.0) -> TournamentServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env, "LUDOTHEQUE_DB": self.db_url}

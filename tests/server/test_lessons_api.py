@@ -10,11 +10,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from ludotheque import lessons
-from ludotheque.server import lesson_routes
 from ludotheque.server.snapshots import resign
 
 from .conftest import serving
@@ -22,17 +20,9 @@ from .conftest import serving
 PAGE = {"Origin": "http://testserver"}
 
 
-def with_lessons(app: FastAPI) -> FastAPI:
-    """The app with the lessons' routes (until ``app.py`` registers them itself)."""
-    if not any(getattr(route, "path", "").startswith("/api/lessons") for route in app.routes):
-        app.include_router(lesson_routes.router)
-    return app
-
-
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
     with serving(db_url) as test_client:
-        with_lessons(test_client.app)  # type: ignore[arg-type]
         yield test_client
 
 
@@ -165,7 +155,6 @@ def test_progress_is_kept_per_person_and_resumes(client: TestClient, db_url: str
     # A restarted server reads it back from the database; a reset starts over.
     cookie = client.cookies.get("ludotheque_session")
     with serving(db_url) as again:
-        with_lessons(again.app)  # type: ignore[arg-type]
         again.cookies.set("ludotheque_session", cookie or "")
         assert again.get("/api/lessons/pylos").json()["progress"]["done"] == [step.id]
         reset = again.post("/api/lessons/pylos/reset", headers=PAGE)

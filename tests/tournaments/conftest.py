@@ -1,5 +1,5 @@
 """Fixtures of the tournament tests: the real app on SQLite and PostgreSQL (``db_url`` of the
-server tests), with the tournaments' router included if ``app.py`` does not include it yet."""
+server tests)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ludotheque.server import create_app, tournament_routes
+from ludotheque.server import create_app
 from ludotheque.server.config import ServerSettings
 
 from ..server.conftest import db_url
@@ -24,8 +24,6 @@ def serving(db_url: str, **settings: Any) -> Iterator[TestClient]:
     """A test client of the app on ``db_url``; new accounts are not limited (a test makes many)."""
     settings.setdefault("account_limit", None)
     app = create_app(db_url, bot_workers=1, settings=replace(ServerSettings(), **settings))
-    if not any(getattr(route, "path", "") == "/api/tournaments" for route in app.routes):
-        app.include_router(tournament_routes.router)
     with TestClient(app) as test_client:
         yield test_client
 
