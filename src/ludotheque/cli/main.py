@@ -16,10 +16,12 @@ from .games import games
 from .learn import learn
 from .operate import backup, doctor, restore
 from .play import play
+from .puzzle import puzzle
 from .replay import replay
 from .rules import rules
 from .selfplay import selfplay
 from .serve import serve
+from .solve import solve
 
 # The help texts name the registered games ({titles}, {games}: see ``common.with_games``).
 HELP = "Ludothèque: {titles} in the terminal, the browser and for bots."
@@ -63,6 +65,7 @@ COMMANDS = (
     (games, "List the games with their variants and player counts: {titles}."),
     (play, "Play a game in the terminal against people or computer opponents."),
     (learn, "Learn a game step by step, from the setup to a first game won against the easy level."),
+    (puzzle, "Solve puzzles: positions where one move wins, with a puzzle rating (Glicko-2)."),
     (replay, "Step through a saved game record."),
     (analyse, "Analyse a finished game: each ply's evaluation, best move, loss and mark (inaccuracy, "
               "mistake, blunder); --plot draws the chart."),
@@ -70,6 +73,7 @@ COMMANDS = (
     (rules, "Show a game's rules (French or English)."),
     (arena, "Round robin between bots: Elo ratings, results table, CSV/JSON and a chart."),
     (selfplay, "A bot against itself, every game saved as a record (JSON lines), for training and research."),
+    (solve, "Solve a game for perfect play (Pylos: tables by variant, resumable)."),
     (serve, "Run the web server: lobby, live and correspondence games, bots."),
     (backup, "Back up the server's database while it runs: one moment's consistent copy."),
     (restore, "Restore a backup into an empty database (--force: over one)."),

@@ -22,13 +22,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import (
     account_routes,
+    analysis_routes,
     chat_routes,
+    club_routes,
+    friend_routes,
     health,
     lesson_routes,
     logs,
     metrics,
+    moderation_routes,
     pages,
     player_routes,
+    puzzle_routes,
     routes,
     seek_routes,
     sockets,
@@ -182,6 +187,11 @@ def create_app(
     app.include_router(metrics.router)
     app.include_router(lesson_routes.router)
     app.include_router(tournament_routes.router)
+    app.include_router(analysis_routes.router)
+    app.include_router(puzzle_routes.router)
+    app.include_router(friend_routes.router)
+    app.include_router(club_routes.router)
+    app.include_router(moderation_routes.router)
     app.include_router(pages.router)
     mount_docs(app)
     pages.mount_static(app)

@@ -83,9 +83,12 @@ def reader_language(request: Request) -> str:
 
 @cache
 def page_words() -> dict[str, dict[str, str]]:
-    """``web/app/texts.json``: the pages' words by language (none when the front end is missing)."""
-    path = WEB_DIR / "app" / "texts.json"
-    words: dict[str, dict[str, str]] = json.loads(path.read_text("utf-8")) if path.is_file() else {}
+    """``web/app/texts.json`` and each page family's ``web/app/texts-<part>.json`` (lessons,
+    puzzles...): the pages' words by language (none when the front end is missing)."""
+    words: dict[str, dict[str, str]] = {}
+    for path in sorted((WEB_DIR / "app").glob("texts*.json")):
+        for lang, table in json.loads(path.read_text("utf-8")).items():
+            words.setdefault(lang, {}).update(table)
     return words
 
 
@@ -143,7 +146,7 @@ def render_page(name: str, lang: str, values: Mapping[str, str]) -> str:
     return page.replace('data-lang-switch href="?lang=fr"', f'data-lang-switch href="?lang={other}"', 1)
 
 
-def _answer(request: Request, body: str, lang: str, status: int = 200) -> HTMLResponse:
+def answer_page(request: Request, body: str, lang: str, status: int = 200) -> HTMLResponse:
     """An HTML page; a ``?lang=`` asked for is remembered in the cookie, as the scripts do."""
     response = HTMLResponse(body, status_code=status)
     if request.query_params.get("lang") in LANGUAGES:
@@ -151,7 +154,7 @@ def _answer(request: Request, body: str, lang: str, status: int = 200) -> HTMLRe
     return response
 
 
-def _pick(words: Mapping[str, str], lang: str) -> str:
+def pick_words(words: Mapping[str, str], lang: str) -> str:
     return words.get(lang) or words.get("en") or next(iter(words.values()), "")
 
 
@@ -167,19 +170,20 @@ def _listed(titles: list[str], lang: str) -> str:
 async def lobby_page(request: Request) -> Response:
     lang = reader_language(request)
     if not (WEB_DIR / "index.html").is_file():
-        return _answer(request, _fallback_lobby(lang), lang)
-    return _answer(request, render_page("index.html", lang, lobby_values(lang)), lang)
+        return answer_page(request, _fallback_lobby(lang), lang)
+    return answer_page(request, render_page("index.html", lang, lobby_values(lang)), lang)
 
 
 def lobby_values(lang: str) -> dict[str, str]:
     """What the lobby's template leaves to the registry: every game's card and form choice."""
-    titles = [_pick(info(game_id).title, lang) for game_id in games()]
+    titles = [pick_words(info(game_id).title, lang) for game_id in games()]
     return {
         "titles": html.escape(", ".join(titles)),
         "description": html.escape(word("site.description", lang, games=_listed(titles, lang))),
         "cards": "".join(game_card(info(game_id), lang) for game_id in games()),
         "game-options": "".join(
-            f'<option value="{html.escape(game_id)}">{html.escape(_pick(info(game_id).title, lang))}</option>'
+            f'<option value="{html.escape(game_id)}">'
+            f'{html.escape(pick_words(info(game_id).title, lang))}</option>'
             for game_id in games()
         ),
     }
@@ -191,8 +195,8 @@ def game_card(facts: GameInfo, lang: str) -> str:
     return (
         f'\n        <li class="game-card" data-game="{game_id}">'
         f'<img src="{html.escape(picture_url(facts.id))}" alt="" width="160" height="120">'
-        f"<h2>{html.escape(_pick(facts.title, lang))}</h2>"
-        f'<p class="summary" data-summary>{html.escape(_pick(facts.summary, lang))}</p>'
+        f"<h2>{html.escape(pick_words(facts.title, lang))}</h2>"
+        f'<p class="summary" data-summary>{html.escape(pick_words(facts.summary, lang))}</p>'
         f'<p class="card-links"><a class="play" href="/?game={game_id}#new-game" data-i18n="lobby.newGame">'
         f'{html.escape(word("lobby.newGame", lang))}</a> '
         f'<a href="/rules/{game_id}" data-i18n="lobby.rules">{html.escape(word("lobby.rules", lang))}</a>'
@@ -215,16 +219,16 @@ async def learn_page(request: Request, game_id: str) -> Response:
     unknown or with no lessons (the page says so)."""
     lang = reader_language(request)
     if not (WEB_DIR / "learn.html").is_file():
-        return _answer(request, _fallback_lobby(lang), lang)
+        return answer_page(request, _fallback_lobby(lang), lang)
     known = game_id in games() and has_lessons(game_id)
-    return _answer(request, render_page("learn.html", lang, learn_values(game_id, lang)), lang,
+    return answer_page(request, render_page("learn.html", lang, learn_values(game_id, lang)), lang,
                    200 if known else 404)
 
 
 def learn_values(game_id: str, lang: str) -> dict[str, str]:
     """What the lessons page's template leaves to the registry: the title, the rules' link."""
     known = game_id in games() and has_lessons(game_id)
-    title = _pick(info(game_id).title, lang) if game_id in games() else game_id[:40]
+    title = pick_words(info(game_id).title, lang) if game_id in games() else game_id[:40]
     heading = f"{word('learn.title', lang)} — {title}" if known else word("learn.title", lang)
     return {
         "page-title": html.escape(f"{heading} — Ludothèque"),
@@ -240,14 +244,14 @@ def learn_values(game_id: str, lang: str) -> dict[str, str]:
 async def account_page(request: Request) -> Response:
     """The account page: sign up, sign in, the guest's name, password, notifications, API tokens."""
     lang = reader_language(request)
-    return _answer(request, render_page("account.html", lang, {}), lang)
+    return answer_page(request, render_page("account.html", lang, {}), lang)
 
 
 @router.get("/players/{name}", include_in_schema=False)
 async def player_page(request: Request, name: str) -> Response:
     """A player's page: ratings over time, current games, games with filters (filled by its script)."""
     lang = reader_language(request)
-    return _answer(request, render_page("player.html", lang, {"name": html.escape(name[:40])}), lang)
+    return answer_page(request, render_page("player.html", lang, {"name": html.escape(name[:40])}), lang)
 
 
 @router.get("/tournaments", include_in_schema=False)
@@ -260,7 +264,7 @@ async def tournaments_page(request: Request) -> Response:
     for status in TOURNAMENT_LISTS:  # the lists read without JavaScript too (its script keeps them live)
         listed = [] if service is None else await service.hub.storage.run(service.store.listing, status)
         values[f"{status}-list"] = tournament_items(listed[:LISTED_TOURNAMENTS], lang)
-    return _answer(request, render_page("tournaments.html", lang, values), lang)
+    return answer_page(request, render_page("tournaments.html", lang, values), lang)
 
 
 def tournament_items(listed: list[dict[str, Any]], lang: str) -> str:
@@ -270,7 +274,7 @@ def tournament_items(listed: list[dict[str, Any]], lang: str) -> str:
     items = []
     for tournament in listed:
         game_id = str(tournament["game"])
-        title = _pick(info(game_id).title, lang) if game_id in games() else game_id
+        title = pick_words(info(game_id).title, lang) if game_id in games() else game_id
         form = "one" if tournament["rounds"] == 1 else "other"  # 1 to 20 rounds: French agrees
         rounds = word(f"tournament.roundCount.{form}", lang, n=str(tournament["rounds"]))
         items.append(
@@ -298,7 +302,7 @@ async def tournament_page(request: Request, tournament_id: str) -> Response:
     values = {"page-title": html.escape(f"{name} — Ludothèque"), "heading": html.escape(name),
               "unknown": "" if status == 200 else (
                   f'<p class="message">{html.escape(word("tournament.unknown", lang))}</p>')}
-    return _answer(request, render_page("tournament.html", lang, values), lang, status)
+    return answer_page(request, render_page("tournament.html", lang, values), lang, status)
 
 
 @router.get("/games/{game_id}", include_in_schema=False)
@@ -316,9 +320,9 @@ async def rules_page(request: Request, game_id: str) -> Response:
     unknown game (the page says so)."""
     lang = reader_language(request)
     if not (WEB_DIR / "rules.html").is_file():
-        return _answer(request, _fallback_lobby(lang), lang)
+        return answer_page(request, _fallback_lobby(lang), lang)
     known = game_id in games()
-    return _answer(request, render_page("rules.html", lang, rules_values(game_id, lang)), lang,
+    return answer_page(request, render_page("rules.html", lang, rules_values(game_id, lang)), lang,
                    200 if known else 404)
 
 
@@ -326,7 +330,7 @@ def rules_values(game_id: str, lang: str) -> dict[str, str]:
     """What the rules page's template leaves to the registry: the games' links, this game's title,
     picture and rules (its RULES.md section, headings under the page's ``<h1>``)."""
     known = game_id in games()
-    title = _pick(info(game_id).title, lang) if known else game_id
+    title = pick_words(info(game_id).title, lang) if known else game_id
     heading = f"{word('rules.title', lang)} — {title}" if known else word("rules.title", lang)
     if not known:
         body = f"<p>{html.escape(word('rules.unknown', lang, game=game_id[:40]))}</p>"
@@ -337,7 +341,8 @@ def rules_values(game_id: str, lang: str) -> dict[str, str]:
     current = ' aria-current="page"'
     links = "".join(
         f'<a id="rules-{html.escape(other)}" href="/rules/{html.escape(other)}"'
-        f'{current if other == game_id else ""}>{html.escape(_pick(info(other).title, lang))}</a>\n      '
+        f'{current if other == game_id else ""}>'
+        f'{html.escape(pick_words(info(other).title, lang))}</a>\n      '
         for other in games()
     )
     return {
@@ -477,8 +482,8 @@ def render(markdown: str) -> str:
 def _fallback_lobby(lang: str) -> str:
     """A lobby readable without the front end: the games by name and summary."""
     items = "".join(
-        f'<li><a href="/rules/{html.escape(g)}">{html.escape(_pick(info(g).title, lang))}</a> — '
-        f"{html.escape(_pick(info(g).summary, lang))}</li>"
+        f'<li><a href="/rules/{html.escape(g)}">{html.escape(pick_words(info(g).title, lang))}</a> — '
+        f"{html.escape(pick_words(info(g).summary, lang))}</li>"
         for g in games()
     )
     return (

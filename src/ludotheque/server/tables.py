@@ -1,6 +1,8 @@
 """The database schema (SQLAlchemy Core); Alembic migrations in ``migrations/`` create it.
 
->>> import ludotheque.server.lesson_tables, ludotheque.server.tournament_tables  # on this metadata too
+>>> from ludotheque.server import (  # on this metadata too
+...     analysis_tables, club_tables, friend_tables, lesson_tables, moderation_tables, puzzle_tables,
+...     tournament_tables)
 >>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
 ['accounts', 'api_tokens', 'chat', 'chat_mutes', 'games', 'lesson_progress', 'login_sessions', 'moves',
  'rating_history', 'ratings', 'seats', 'seeks', 'tournament_entries', 'tournament_pairings', 'tournaments']

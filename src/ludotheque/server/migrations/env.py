@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from alembic import context
 
-from ludotheque.server import lesson_tables, tournament_tables  # noqa: F401  (their tables on metadata)
+from ludotheque.server import (  # noqa: F401  (their tables on metadata)
+    analysis_tables,
+    club_tables,
+    friend_tables,
+    lesson_tables,
+    moderation_tables,
+    puzzle_tables,
+    tournament_tables,
+)
 from ludotheque.server.tables import metadata
 
 

@@ -14,6 +14,14 @@ import TEXTS from "./texts.json" with { type: "json" };
 
 export const LANGUAGES = ["fr", "en"];
 
+/**
+ * Add a page family's own words (`import WORDS from "./texts-puzzles.json" with {type: "json"}`),
+ * before the page translates itself; the server merges the same `texts-*.json` files.
+ */
+export function addWords(extra) {
+  for (const [lang, table] of Object.entries(extra)) TEXTS[lang] = { ...(TEXTS[lang] ?? {}), ...table };
+}
+
 const COOKIE = "lang";
 
 function readCookie(name) {

@@ -1,0 +1,7 @@
+"""Friends: follows, who is online, direct challenges, blocks."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter()

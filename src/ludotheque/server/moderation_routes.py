@@ -1,0 +1,7 @@
+"""Moderation: reports, the moderators' page and their actions."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter()
