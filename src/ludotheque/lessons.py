@@ -4,7 +4,8 @@ A course is data: ``lessons.json`` in the game's own package (``GameInfo.resourc
 installed from another distribution brings its own (the format: ``docs/lessons.md``). Each step is
 a position given in notation (game, variant, players, seed and the moves from the start, which
 the engine replays), a task, and what counts as a right answer: a set of accepted moves, or a
-rule of a small fixed vocabulary (:data:`RULES`) that the engine evaluates on the position after
+rule of a small vocabulary (:data:`RULES`, and the game's own in its package's
+``lesson_rules`` module) that the engine evaluates on the position after
 the move. The last step of a course is a whole game against a bot (rule ``win_game``).
 
 This module prints nothing and serves nothing: the terminal (``ludotheque learn``) and the web page
@@ -23,44 +24,36 @@ True
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from .core import Game, State, info, load
+from .core import Game, State, games, info, load
 
 LANGUAGES = ("fr", "en")
 FORMAT = 1
 FILE_NAME = "lessons.json"
 
-# The rules a step's answer may name, each with the parameters it takes (all optional).
-RULES: Mapping[str, tuple[str, ...]] = {
-    "wins": (),               # the move ends the game and the mover is among the winners
-    "captures": ("at_least",),  # the opponents lose at least `at_least` (1) pieces in the move
-    "takes_back": ("at_least",),  # Pylos: a square or line completed, balls taken back
-    "gains": (),              # the mover's score (the view's ``scores``: Imbrication's territory) rises
-    "saves": ("at_least",),   # Pylos: the mover's reserve grows by `at_least` (1) balls in the move
-    "raises": (),             # Pylos: a ball of the board raised to a higher level
-    "pushes": (),             # Ex*Pion: the EX*PION moves
-    "rotates": (),            # Plimil: the board turns a quarter
-    "flips": ("at_least",),   # Plimil: blocks turned over (captured) in the move
-    "win_game": ("opponent", "seat"),  # a whole game against a bot, won (the course's last step)
-}
-# Rules that need something of the game's view: the games whose views the checker knows for them.
-# ``captures`` works for any game whose view has ``pieces`` (a count per player) or the games below.
-GAME_RULES: Mapping[str, frozenset[str]] = {
-    "takes_back": frozenset({"pylos"}),
-    "gains": frozenset({"imbrication"}),
-    "raises": frozenset({"pylos"}),
-    "saves": frozenset({"pylos"}),
-    "pushes": frozenset({"expion"}),
-    "rotates": frozenset({"plimil"}),
-    "flips": frozenset({"plimil"}),
-}
+RuleTest = Callable[[State, Any, State, int, Mapping[str, Any]], bool]
+# A game's own rules: its package's ``lesson_rules`` module, whose ``RULES`` maps a name to a Rule.
+GAME_RULES_MODULE = "lesson_rules"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule a step's answer may name: the parameters it takes (all optional) and its test
+    (``None``: judged on the whole game, see :func:`judge_game`)."""
+
+    params: tuple[str, ...]
+    test: RuleTest | None
+
 
 Words = Mapping[str, str]
 
@@ -256,7 +249,7 @@ def _parse_step(raw: Any, game_id: str, where: str) -> Step:
     words = {key: _words(raw.get(key), key, where) for key in ("title", "text", "task", "right", "wrong")}
     hint = _words(raw["hint"], "hint", where) if raw.get("hint") is not None else None
     return Step(step_id, words["title"], words["text"], words["task"],
-                _position(raw.get("position"), game_id, where), _answer(raw.get("answer"), where),
+                _position(raw.get("position"), game_id, where), _answer(raw.get("answer"), game_id, where),
                 words["right"], words["wrong"], hint)
 
 
@@ -287,7 +280,16 @@ def _position(value: Any, game_id: str, where: str) -> Position:
     return Position(game_id, variant, players, seed, tuple(moves))
 
 
-def _answer(value: Any, where: str) -> Answer:
+def every_rule() -> dict[str, Rule]:
+    """Every rule some registered game knows (a rule of another game is refused by
+    :func:`validate_step`, with a message that says so)."""
+    known: dict[str, Rule] = {}
+    for game_id in games():
+        known.update({name: rule for name, rule in rules_of(game_id).items() if name not in known})
+    return known
+
+
+def _answer(value: Any, game_id: str, where: str) -> Answer:
     if not isinstance(value, dict):
         raise LessonError(f"{where}: 'answer' must be an object: {{'moves': [...]}} or {{'rule': ...}}")
     if "moves" in value:
@@ -298,10 +300,11 @@ def _answer(value: Any, where: str) -> Answer:
             raise LessonError(f"{where}: 'moves' must be a non-empty list of move texts")
         return Answer(moves=tuple(moves))
     rule = value.get("rule")
-    if not isinstance(rule, str) or rule not in RULES:
-        raise LessonError(f"{where}: unknown rule {rule!r}; rules: {', '.join(RULES)}")
+    known = every_rule()
+    if not isinstance(rule, str) or rule not in known:
+        raise LessonError(f"{where}: unknown rule {rule!r}; rules: {', '.join(known)}")
     params = {key: item for key, item in value.items() if key != "rule"}
-    unknown = sorted(set(params) - set(RULES[rule]))
+    unknown = sorted(set(params) - set(rules_of(game_id).get(rule, known[rule]).params))
     if unknown:
         raise LessonError(f"{where}: rule {rule!r} takes no {', '.join(unknown)}")
     at_least = params.get("at_least", 1)
@@ -321,7 +324,7 @@ def validate_step(step: Step, source: str = "<lessons>") -> None:
     except ValueError as error:
         raise LessonError(f"{where}: the position does not replay: {error}") from None
     rule = step.answer.rule
-    if rule is not None and rule in GAME_RULES and step.position.game not in GAME_RULES[rule]:
+    if rule is not None and rule not in rules_of(step.position.game):
         raise LessonError(f"{where}: rule {rule!r} is not known for {step.position.game}")
     if step.is_game:
         if not 0 <= step.seat < game.players:
@@ -365,7 +368,7 @@ def accepts(step: Step, before: State, move: Any, after: State) -> bool:
     answer = step.answer
     if answer.rule is None:
         return str(move) in answer.moves
-    test = _RULE_TESTS.get(answer.rule)
+    test = rules_of(step.position.game)[answer.rule].test
     if test is None:  # win_game: judged on the finished game, see judge_game
         return False
     mover = before.to_move
@@ -419,19 +422,14 @@ def hint(step: Step, lang: str) -> str:
 
 
 # -- the rules --------------------------------------------------------------------------------------
-RuleTest = Callable[[State, Any, State, int, Mapping[str, Any]], bool]
-
-
 def _wins(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
     return after.is_over and mover in after.result().winners
 
 
 def _opponents_pieces(state: State, mover: int) -> int:
-    """How many pieces the players not on ``mover``'s side have on the board."""
+    """How many pieces the players not on ``mover``'s side have on the board (the view's
+    ``pieces``, a count per player, or its ``cells``, an owner per cell)."""
     view = state.view(None)
-    if view.get("game") == "expion":
-        own_team = next(team for team in view["teams"] if mover in team["players"])
-        return sum(count for camp, count in view["marbles"].items() if camp not in own_team["camps"])
     pieces = view.get("pieces")
     if isinstance(pieces, list):
         return sum(count for player, count in enumerate(pieces) if player != mover)
@@ -442,27 +440,8 @@ def _opponents_pieces(state: State, mover: int) -> int:
 
 
 def _captures(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
-    if before.view(None).get("game") == "plimil":
-        return _flips(before, move, after, mover, params)
     lost = _opponents_pieces(before, mover) - _opponents_pieces(after, mover)
     return lost >= int(params.get("at_least", 1))
-
-
-def _takes_back(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
-    # Pylos: one ball leaves the reserve for a placement, none for a raise; each ball taken back
-    # returns to it.
-    placed = 0 if getattr(move, "is_raise", False) else 1
-    change: int = after.view(None)["reserves"][mover] - before.view(None)["reserves"][mover]
-    return change + placed >= int(params.get("at_least", 1))
-
-
-def _saves(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
-    change: int = after.view(None)["reserves"][mover] - before.view(None)["reserves"][mover]
-    return change >= int(params.get("at_least", 1))
-
-
-def _raises(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
-    return bool(getattr(move, "is_raise", False))
 
 
 def _gains(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
@@ -472,27 +451,26 @@ def _gains(before: State, move: Any, after: State, mover: int, params: Mapping[s
     return bool(scores_after[mover] > scores_before[mover])
 
 
-def _pushes(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
-    return bool(before.view(None)["expion"] != after.view(None)["expion"])
-
-
-def _rotates(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
-    return bool(before.view(None)["rotation"] != after.view(None)["rotation"])
-
-
-def _flip_count(state: State) -> int:
-    return sum(cell["block"]["flips"] for cell in state.view(None)["board"] if cell.get("block"))
-
-
-def _flips(before: State, move: Any, after: State, mover: int, params: Mapping[str, Any]) -> bool:
-    return bool(_flip_count(after) - _flip_count(before) >= int(params.get("at_least", 1)))
-
-
-_RULE_TESTS: Mapping[str, RuleTest] = {
-    "wins": _wins, "captures": _captures, "gains": _gains, "takes_back": _takes_back, "saves": _saves,
-    "raises": _raises,
-    "pushes": _pushes, "rotates": _rotates, "flips": _flips,
+# The rules every game may use; a game's ``lesson_rules`` adds its own and may redefine these
+# (``captures`` where its pieces are not counted by ``pieces`` or ``cells``).
+RULES: Mapping[str, Rule] = {
+    "wins": Rule((), _wins),                    # the move ends the game and the mover is among the winners
+    "captures": Rule(("at_least",), _captures),  # the opponents lose at least `at_least` (1) pieces
+    "gains": Rule((), _gains),                  # the mover's score (the view's ``scores``) rises
+    "win_game": Rule(("opponent", "seat"), None),  # a whole game against a bot, won (the last step)
 }
+
+
+@cache
+def rules_of(game_id: str) -> Mapping[str, Rule]:
+    """The rules a step of ``game_id`` may name: :data:`RULES`, with its package's own."""
+    module_name = f"{info(game_id).package_name}.{GAME_RULES_MODULE}"
+    try:
+        found = importlib.util.find_spec(module_name)
+    except (ImportError, ValueError):
+        found = None
+    own: Mapping[str, Rule] = importlib.import_module(module_name).RULES if found is not None else {}
+    return {**RULES, **own}
 
 
 # -- progress --------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from rich.console import Console
 
 import ludotheque
 from ludotheque.cli.boards import board_module
-from ludotheque.cli.boards.expion import details, render
+from ludotheque.engines.expion.terminal_board import details, render
 
 from .test_expion import position
 

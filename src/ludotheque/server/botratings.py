@@ -4,7 +4,9 @@ difference with the logistic curve that Glicko's expected score uses, from the r
 at ``RANDOM_ANCHOR``. The hard level searches in the compiled kernel since issue 15; its step is
 its score against ``hard-plain``, the hard level of before (whose own step is its score against
 medium). A player sees "hard ≈ 2816" beside Pylos's hardest bot, and games against bots are rated
-against these fixed numbers (they never move).
+against these fixed numbers (they never move). Each game's package ships its scores, by player
+count, in its ``presentation.json`` (``"arena_scores"``), as a game installed from another
+distribution does.
 
 >>> bot_rating("pylos", 2, "random"), bot_rating("pylos", 2, "hard")
 (600, 2816)
@@ -17,22 +19,28 @@ True
 from __future__ import annotations
 
 import math
+from functools import cache
+
+from ..core.registry import games
+from .presentation import presentation
 
 RANDOM_ANCHOR = 600
 # A level that won every game is not infinitely stronger: the score is capped at this.
 MAX_SCORE = 0.99
 LEVELS = ("random", "easy", "medium", "hard")
-# (game, players): the arena's score of easy against random, medium against easy, hard-plain against
-# medium, and hard against hard-plain (None where not measured: hard then shows hard-plain's rating,
-# a floor, since it searches the same evaluator deeper in the kernel).
-ARENA_SCORES: dict[tuple[str, int], tuple[float, float, float, float | None]] = {
-    ("pylos", 2): (0.99, 0.88, 0.925, 0.975),
-    ("expion", 2): (0.975, 0.99, 0.9875, None),
-    ("expion", 3): (0.935, 0.98, 0.7625, None),
-    ("expion", 4): (0.955, 0.95, 0.975, 1.0),
-    ("plimil", 2): (1.0, 0.77, 0.85, 0.975),
-    ("imbrication", 2): (0.915, 0.735, 0.8125, 0.8125),
-}
+Scores = tuple[float, float, float, float | None]
+
+
+@cache
+def arena_scores() -> dict[tuple[str, int], Scores]:
+    """(game, players): the arena's score of easy against random, medium against easy, hard-plain
+    against medium, and hard against hard-plain (``None`` where not measured: hard then shows
+    hard-plain's rating, a floor, since it searches the same evaluator deeper in the kernel)."""
+    found: dict[tuple[str, int], Scores] = {}
+    for game in games():
+        for players, (easy, medium, plain, hard) in presentation(game).get("arena_scores", {}).items():
+            found[game, int(players)] = (easy, medium, plain, hard)
+    return found
 
 
 def difference(score: float) -> int:
@@ -43,7 +51,7 @@ def difference(score: float) -> int:
 
 def bot_ratings(game: str, players: int) -> dict[str, int]:
     """Every level's calibrated rating in ``game`` with ``players`` (empty when not measured)."""
-    scores = ARENA_SCORES.get((game, players))
+    scores = arena_scores().get((game, players))
     if scores is None:
         return {}
     ratings = {"random": RANDOM_ANCHOR}
@@ -62,4 +70,4 @@ def bot_rating(game: str, players: int, level: str) -> int | None:
 def all_bot_ratings() -> list[dict[str, object]]:
     """Every calibrated table, for ``GET /api/bots``."""
     return [{"game": game, "players": players, "ratings": bot_ratings(game, players)}
-            for game, players in sorted(ARENA_SCORES)]
+            for game, players in sorted(arena_scores())]

@@ -8,10 +8,11 @@ the same the scripts use. A game's lessons page (``GET /learn/{game}``, filled b
 ``/api/lessons``) is rendered likewise, and the lobby's cards and the rules pages link to it for each
 game that ships lessons. Nothing here names a game.
 
-A game's page board is ``web/games/<id>.js``, else the ``page_board.js`` its package ships (a
-game installed from another distribution), served at the same ``/static/games/<id>.js``; a game
-with neither is drawn by ``web/games/generic.js``. Its picture is likewise ``web/img/<id>.svg``
-or its package's ``picture.svg``.
+A game's page board is the ``page_board.js`` its package ships (the built-in games'
+``engines/<id>/``, or a game installed from another distribution), served at
+``/static/games/<id>.js`` with its ``page_board.css`` at ``/static/games/<id>.css``; a game
+without one is drawn by ``web/games/generic.js``. Its picture is likewise its package's
+``picture.svg`` (the site's logo when it has none).
 
 >>> fill("<title><!--@title--></title>", {"title": "Pylos"})
 '<title>Pylos</title>'
@@ -41,6 +42,7 @@ from ..lessons import has_lessons
 from .bots import bots_available
 from .config import BOT_LEVELS
 from .errors import ApiError, quoted
+from .presentation import lobby_default
 
 router = APIRouter()
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -49,6 +51,7 @@ LANG_COOKIE = "lang"
 LANG_COOKIE_AGE = 365 * 24 * 3600
 # What a game's package may ship for the pages (docs/API.md, "Games from other distributions").
 PAGE_BOARD = "page_board.js"
+PAGE_BOARD_STYLES = "page_board.css"
 PICTURE = "picture.svg"
 GENERIC_BOARD = "/static/games/generic.js"
 LOGO = "/static/img/logo.svg"
@@ -181,6 +184,7 @@ def lobby_values(lang: str) -> dict[str, str]:
         "titles": html.escape(", ".join(titles)),
         "description": html.escape(word("site.description", lang, games=_listed(titles, lang))),
         "cards": "".join(game_card(info(game_id), lang) for game_id in games()),
+        "default-game": html.escape(lobby_default()),
         "game-options": "".join(
             f'<option value="{html.escape(game_id)}">'
             f'{html.escape(pick_words(info(game_id).title, lang))}</option>'
@@ -379,14 +383,14 @@ def package_file(game_id: str, name: str) -> Traversable | None:
 
 def board_url(game_id: str) -> str:
     """Where the game page imports the game's board from (the generic board when none exists)."""
-    if (WEB_DIR / "games" / f"{game_id}.js").is_file() or package_file(game_id, PAGE_BOARD):
+    if package_file(game_id, PAGE_BOARD):
         return f"/static/games/{game_id}.js"
     return GENERIC_BOARD
 
 
 def picture_url(game_id: str) -> str:
     """The game's picture for the lobby and the rules page (the site's logo when it has none)."""
-    if (WEB_DIR / "img" / f"{game_id}.svg").is_file() or package_file(game_id, PICTURE):
+    if package_file(game_id, PICTURE):
         return f"/static/img/{game_id}.svg"
     return LOGO
 
@@ -407,6 +411,11 @@ def _served(folder: str, name: str, suffix: str, shipped: str, media_type: str) 
 @router.get("/static/games/{name}.js", include_in_schema=False)
 async def page_board(name: str) -> Response:
     return _served("games", name, ".js", PAGE_BOARD, "text/javascript")
+
+
+@router.get("/static/games/{name}.css", include_in_schema=False)
+async def page_board_styles(name: str) -> Response:
+    return _served("games", name, ".css", PAGE_BOARD_STYLES, "text/css")
 
 
 @router.get("/static/img/{name}.svg", include_in_schema=False)

@@ -1,7 +1,8 @@
-"""Terminal boards, each drawing only ``State.view(player)``. A game's board is
-``cli/boards/<id>.py``, else the ``terminal_board`` module of the package that declares the game
-(``GameInfo.package``: a game installed from another distribution), else ``generic``, which
-prints any game's view compactly and lets the game loop list the legal moves. A board has:
+"""Terminal boards, each drawing only ``State.view(player)``. A game's board is the
+``terminal_board`` module of the package that declares the game (``GameInfo.package``: the
+built-in games' ``engines/<id>/``, or a game installed from another distribution), else
+``generic``, which prints any game's view compactly and lets the game loop list the legal moves.
+This module holds what every board shares (result sentences, turn lines, cells of a move). A board has:
 
 - ``render(view, *, lang, last_move=None, turn=True) -> RenderableType``: the board and its
   counters, the cells of ``last_move`` (its text) marked, then whose turn it is (or that the game
@@ -48,15 +49,13 @@ LAST_MOVE_STYLE = "reverse"
 
 
 def board_module(game_id: str) -> ModuleType:
-    """The terminal board of ``game_id``: its own, else its package's, else the generic one."""
-    for name in (f"{__name__}.{game_id}", f"{info(game_id).package_name}.terminal_board"):
-        try:
-            found = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            found = None
-        if found is not None:
-            return importlib.import_module(name)
-    return importlib.import_module(f"{__name__}.generic")
+    """The terminal board of ``game_id``: its package's, else the generic one."""
+    name = f"{info(game_id).package_name}.terminal_board"
+    try:
+        found = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        found = None
+    return importlib.import_module(name if found is not None else f"{__name__}.generic")
 
 
 def turn_line(view: Mapping[str, Any], lang: str, side: str) -> Text:

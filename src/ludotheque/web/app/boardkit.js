@@ -111,3 +111,26 @@ export function turner(width, height, quarter = 0) {
   };
   return { quarter: q, point, rect, cell, width: q % 2 ? height : width, height: q % 2 ? width : height };
 }
+
+/**
+ * Link a board module's own stylesheet (`/static/games/<id>.css`: the `page_board.css` its game's
+ * package ships) once, and resolve when it has loaded, so that no page draws the board unstyled.
+ * A board module calls `await boardStyles(import.meta.url)` at its top.
+ */
+export function boardStyles(moduleUrl) {
+  const href = new URL(moduleUrl).pathname.replace(/\.js$/, ".css");
+  const present = document.querySelector(`link[rel="stylesheet"][href="${href}"]`);
+  if (present) return present.dataset.loaded ? Promise.resolve() : new Promise((done) => {
+    present.addEventListener("load", done, { once: true });
+    present.addEventListener("error", done, { once: true });
+  });
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  const loaded = new Promise((done) => {
+    link.addEventListener("load", () => { link.dataset.loaded = "yes"; done(); }, { once: true });
+    link.addEventListener("error", done, { once: true });
+  });
+  document.head.append(link);
+  return loaded;
+}

@@ -100,9 +100,9 @@ function fillGameChoice() {
   if (catalog.length > 0) {
     select.replaceChildren(...catalog.map((entry) => el("option", { value: entry.id }, pick(entry.title, lang))));
   }
-  // The form opens on the game a card asked for, else on Pylos (the simplest to learn) when it
-  // is there, else on the first game.
-  const asked = new URLSearchParams(location.search).get("game") ?? "pylos";
+  // The form opens on the game a card asked for, else on the one the server names (the lowest
+  // "lobby_rank" of the games' presentation.json: the simplest to learn), else on the first game.
+  const asked = new URLSearchParams(location.search).get("game") ?? select.dataset.default;
   if ([...select.options].some((option) => option.value === asked)) select.value = asked;
   fillGameOptions();
 }

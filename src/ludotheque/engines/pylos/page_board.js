@@ -3,7 +3,7 @@
  * ones), an exploded view of the four levels beside it, and both reserves.
  *
  * Clicks: an empty available cell places a ball; an own free ball, then a higher cell, raises
- * it; after a square (or a line) the balls to take back. Every module under `games/` exports
+ * it; after a square (or a line) the balls to take back. Every page board module exports
  * the same interface: `id`, `seatName`, `paths`, `keyOf`, `labelOf`, `render`, `facts`.
  *
  * The rules stay on the server: the view names the cells of each level (`levels`), the free and
@@ -12,7 +12,9 @@
  */
 
 import { svg } from "../app/dom.js";
-import { boardRoot, cellOfToken, label, mark, ring } from "../app/boardkit.js";
+import { boardRoot, boardStyles, cellOfToken, label, mark, ring } from "../app/boardkit.js";
+
+await boardStyles(import.meta.url);
 
 export const id = "pylos";
 

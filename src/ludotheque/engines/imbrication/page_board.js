@@ -8,7 +8,7 @@
  * each shown by a line from the piece ("stop here" ends a capture chain that could go on).
  * `prompt` says in words what the current step asks.
  * With the "memory" option, tiles not yet played are shown face down even when known.
- * Same interface as every module under `games/`.
+ * Same interface as every page board module.
  *
  * What the game is comes from the view: the tiles' names, motions and directions
  * (`view.tile_table`), the counts of a game (`round_count`, `turns_per_round`,
@@ -16,7 +16,9 @@
  */
 
 import { svg } from "../app/dom.js";
-import { boardRoot, cellOfToken, label, mark } from "../app/boardkit.js";
+import { boardRoot, boardStyles, cellOfToken, label, mark } from "../app/boardkit.js";
+
+await boardStyles(import.meta.url);
 
 export const id = "imbrication";
 export const hasMemoryMode = true;

@@ -27,7 +27,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import LAST_MOVE_STYLE, cells_in, describe_result, in_words, turn_line
+from ...cli.boards import LAST_MOVE_STYLE, cells_in, describe_result, in_words, turn_line
 
 FILES = "abcdefghi"
 EXPION_SYMBOL = ("✱", "bold black on white")

@@ -27,8 +27,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ... import i18n
+from ...cli.boards import LAST_MOVE_STYLE, cells_in, colon, describe_result
 from ...core import info
-from . import LAST_MOVE_STYLE, cells_in, colon, describe_result
 
 FILES = "abcdefgh"
 SYMBOLS = ("L", "D")

@@ -22,7 +22,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import LAST_MOVE_STYLE, cells_in, colon, describe_result, turn_line
+from ...cli.boards import LAST_MOVE_STYLE, cells_in, colon, describe_result, turn_line
 
 FILES = "abcdefgh"
 STYLES = {"B": "bold blue", "R": "bold red", "N": "bold yellow"}

@@ -21,7 +21,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from . import LAST_MOVE_STYLE, cells_in, describe_result, turn_line
+from ...cli.boards import LAST_MOVE_STYLE, cells_in, describe_result, turn_line
 
 SIZES = (4, 3, 2, 1)
 FILES = "abcd"

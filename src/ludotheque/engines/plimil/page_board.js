@@ -9,11 +9,13 @@
  * rotation (a button). The setup is chosen stem by stem and ball by ball with buttons, or at
  * random. Only the document's `view` is drawn: nothing the reader may not know, and no rule
  * of the game copied here (the view names each cell's zone, where its window is, the draw's
- * limit). Same interface as every module under `games/`.
+ * limit). Same interface as every page board module.
  */
 
 import { svg } from "../app/dom.js";
-import { boardRoot, cellOfToken, label, mark, squareRing, turner } from "../app/boardkit.js";
+import { boardRoot, boardStyles, cellOfToken, label, mark, squareRing, turner } from "../app/boardkit.js";
+
+await boardStyles(import.meta.url);
 
 export const id = "plimil";
 export const hasMemoryMode = true;

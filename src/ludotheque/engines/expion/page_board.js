@@ -8,11 +8,13 @@
  * the seating from the view the page passes, else from the last view this module was given.
  *
  * Clicks: a marble, then its destination (pushing the EX*PION is a click on it).
- * Same interface as every module under `games/`.
+ * Same interface as every page board module.
  */
 
 import { svg } from "../app/dom.js";
-import { boardRoot, cellOfToken, label, mark, squareRing, turner } from "../app/boardkit.js";
+import { boardRoot, boardStyles, cellOfToken, label, mark, squareRing, turner } from "../app/boardkit.js";
+
+await boardStyles(import.meta.url);
 
 export const id = "expion";
 
