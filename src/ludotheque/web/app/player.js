@@ -1,6 +1,8 @@
 /**
  * A player's page: ratings per game (a chart of each over time), current games, and their games
- * filtered by game and result (won, lost, drawn).
+ * filtered by game and result (won, lost, drawn). A signed-in player visiting another one also
+ * gets the "between players" panel: online or not, follow, block, a direct challenge (game,
+ * variant, players, clock, rated) and a report to the moderators.
  */
 
 import { api } from "./api.js";
@@ -8,6 +10,7 @@ import { timeControlText } from "./clock.js";
 import { el, svg } from "./dom.js";
 import { currentLanguage, errorText, gameWord, pick, plural, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
+import { startChallengeAlerts } from "./social-live.js";
 
 const lang = currentLanguage();
 const t = translatePage(lang);
@@ -18,8 +21,10 @@ let catalog = [];
 init();
 
 async function init() {
-  loadPerson().then((person) => showPerson(person, t));
-  catalog = (await api("GET", "/api/catalog").catch(() => ({ games: [] }))).games ?? [];
+  const personLoaded = loadPerson();
+  personLoaded.then((person) => showPerson(person, t));
+  const listed = await api("GET", "/api/catalog").catch(() => ({ games: [] }));
+  catalog = (Array.isArray(listed) ? listed : listed.games) ?? [];
   for (const entry of catalog) $("#filter-game").append(el("option", { value: entry.id }, pick(entry.title, lang)));
   try {
     const player = await api("GET", `/api/players/${encodeURIComponent(name)}`);
@@ -28,6 +33,7 @@ async function init() {
     $("#player-since").textContent = t("player.since", { date: new Date(player.created).toLocaleDateString(lang) });
     showRatings(player.ratings);
     fillGames($("#current"), player.current);
+    await setupSocial(await personLoaded, player.name);
   } catch (error) {
     $("#player-message").textContent = error.status === 404 ? t("player.unknown") : errorText(lang, error);
   }
@@ -108,4 +114,110 @@ function fillGames(list, games) {
         + ` · ${t("lobby.against", { names: others || "—" })}`),
       el("a", { href: `/play/${encodeURIComponent(game.id)}` }, t("lobby.open_game")));
   }));
+}
+
+// -- between players: follow, block, challenge, report ---------------------------------------------
+const playerPath = () => `/api/players/${encodeURIComponent(name)}`;
+
+async function setupSocial(person, shown) {
+  if (!person || person.guest) {
+    $("#social-signin").hidden = false;
+    return;
+  }
+  if (person.name === shown) return;
+  startChallengeAlerts();
+  $("#social").hidden = false;
+  $("#follow").addEventListener("click", () => toggle("follow"));
+  $("#block").addEventListener("click", () => toggle("block"));
+  fillChallengeForm();
+  $("#challenge-game").addEventListener("change", fillChallengeChoices);
+  $("#challenge-form").addEventListener("submit", challenge);
+  $("#report-form").addEventListener("submit", report);
+  await showRelation();
+  if (location.hash === "#social") $("#challenge-box").open = true;
+}
+
+let relation = { following: false, blocked: false, online: false };
+
+async function showRelation() {
+  try {
+    relation = await api("GET", `${playerPath()}/relation`);
+  } catch (error) {
+    $("#social-message").textContent = errorText(lang, error);
+    return;
+  }
+  const presence = $("#presence");
+  presence.className = `presence ${relation.online ? "online" : "offline"}`;
+  presence.textContent = t(relation.online ? "player.online" : "player.offline");
+  $("#follow").textContent = t(relation.following ? "friends.unfollow" : "friends.follow");
+  $("#follow").setAttribute("aria-pressed", String(relation.following));
+  $("#follow").disabled = relation.blocked;
+  $("#block").textContent = t(relation.blocked ? "friends.unblock" : "friends.block");
+  $("#block").setAttribute("aria-pressed", String(relation.blocked));
+  $("#social-note").textContent = relation.blocked ? t("player.blockedNote") : "";
+  $("#challenge-box").hidden = relation.blocked;
+}
+
+async function toggle(what) {
+  const on = what === "follow" ? relation.following : relation.blocked;
+  try {
+    await api(on ? "DELETE" : "POST", `${playerPath()}/${what}`);
+    $("#social-message").textContent = "";
+  } catch (error) {
+    $("#social-message").textContent = errorText(lang, error);
+  }
+  await showRelation();
+}
+
+function fillChallengeForm() {
+  $("#challenge-game").replaceChildren(...catalog.map((entry) => el("option", { value: entry.id }, pick(entry.title, lang))));
+  if (catalog.some((entry) => entry.id === "pylos")) $("#challenge-game").value = "pylos"; // the simplest to learn
+  fillChallengeChoices();
+}
+
+function fillChallengeChoices() {
+  const entry = catalog.find((item) => item.id === $("#challenge-game").value);
+  const variants = entry?.variants ?? ["standard"];
+  $("#challenge-variant").replaceChildren(...variants.map((variant) =>
+    el("option", { value: variant, selected: variant === entry?.default_variant }, gameWord(entry, "variant", variant, lang))));
+  const counts = entry?.player_counts ?? [2];
+  $("#challenge-players").replaceChildren(...counts.map((count) =>
+    el("option", { value: count, selected: count === (entry?.default_players ?? 2) }, String(count))));
+  $("#challenge-players").closest("label").hidden = counts.length < 2;
+}
+
+function challengeClock() {
+  const kind = document.querySelector('input[name="challenge-clock"]:checked')?.value;
+  if (kind === "fischer") {
+    return { type: "fischer", minutes: Number($("#challenge-minutes").value), increment: Number($("#challenge-increment").value) };
+  }
+  if (kind === "correspondence") return { type: "correspondence", days: Number($("#challenge-days").value) };
+  return null;
+}
+
+async function challenge(event) {
+  event.preventDefault();
+  const body = { game: $("#challenge-game").value, variant: $("#challenge-variant").value,
+    players: Number($("#challenge-players").value), rated: $("#challenge-rated").checked };
+  const clock = challengeClock();
+  if (clock) body.clock = clock;
+  try {
+    const made = await api("POST", `${playerPath()}/challenge`, { body });
+    $("#social-message").textContent = t("challenge.sentOk", { name: made.to });
+    $("#challenge-box").open = false;
+  } catch (error) {
+    $("#social-message").textContent = errorText(lang, error);
+  }
+}
+
+async function report(event) {
+  event.preventDefault();
+  try {
+    await api("POST", "/api/reports", { body: { player: name, reason: $("#report-reason").value } });
+    $("#social-message").textContent = t("player.reported");
+    $("#report-reason").value = "";
+    $("#report-box").open = false;
+  } catch (error) {
+    $("#social-message").textContent = errorText(lang, error);
+  }
 }
