@@ -14,7 +14,7 @@ from .bench import bench
 from .common import RegistryCommand, RegistryGroup
 from .games import games
 from .learn import learn
-from .operate import backup, doctor, restore
+from .operate import backup, doctor, moderator, restore
 from .play import play
 from .puzzle import puzzle
 from .replay import replay
@@ -77,6 +77,7 @@ COMMANDS = (
     (serve, "Run the web server: lobby, live and correspondence games, bots."),
     (backup, "Back up the server's database while it runs: one moment's consistent copy."),
     (restore, "Restore a backup into an empty database (--force: over one)."),
+    (moderator, "Grant a player the moderator role (--revoke: take it back): the moderation page, /admin."),
     (doctor, "Check a setup (database, migrations, Redis, SMTP, public URL, clock), one line each."),
 )
 for command, text in COMMANDS:

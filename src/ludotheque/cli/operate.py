@@ -1,6 +1,7 @@
-"""Running a server for real: ``ludotheque backup``, ``ludotheque restore`` and ``ludotheque doctor``
-(docs/operations.md). The work is done in ``server/backup.py`` and ``server/doctor.py``; these
-commands print: a progress bar on a terminal (stderr), then one summary line (stdout).
+"""Running a server for real: ``ludotheque backup``, ``ludotheque restore``,
+``ludotheque doctor`` (docs/operations.md) and ``ludotheque moderator`` (docs/moderation.md). The
+work is done in ``server/backup.py`` and ``server/doctor.py``; these commands print: a progress
+bar on a terminal (stderr), then one summary line (stdout).
 
 ``ludotheque backup DEST [--db URL] [--keep N] [--force] [--json]``: a consistent copy while the
 server runs (SQLite's online backup, or ``pg_dump`` in custom format); DEST is a file, or a folder
@@ -11,6 +12,8 @@ that gets a dated name (``ludotheque-20261127T030000Z.db``), of which ``--keep N
 ``ludotheque doctor [--config FILE] [--db URL] [--redis URL] [--smtp URL] [--public-url URL] [--json]``:
 one line per check, the fix of each problem, exit status 1 if any; ``--config`` reads the same file
 as ``ludotheque serve --config`` (options, then LUDOTHEQUE_* variables, win over it).
+
+``ludotheque moderator NAME [--revoke] [--db URL]``: grant (or revoke) a player the moderator role.
 
 >>> from typer.testing import CliRunner
 >>> app = typer.Typer()
@@ -213,3 +216,27 @@ def _with_config(config: Path, db: str | None, redis: str | None,
     env = {**found, **os.environ}
     return ([Check("config", "ok", f"{config} reads: {keys}")], db or env.get(DB_ENV) or None,
             redis or env.get(REDIS_ENV) or None, smtp or env.get("LUDOTHEQUE_SMTP") or None)
+
+
+def moderator(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The player's name (any case).")],
+    revoke: Annotated[bool, typer.Option("--revoke", help="Take the role back.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Grant a player the moderator role (--revoke: take it back): moderators open the moderation
+    page (/admin) and its API (docs/moderation.md). The audit log records it. Takes effect within
+    seconds on a running server."""
+    from ..server.config import database_url
+    from ..server.errors import ApiError
+    from ..server.moderation import ModerationStore
+    from ..server.storage import Storage
+
+    storage = Storage(database_url(db))
+    try:
+        storage.migrate()
+        found = ModerationStore(storage.engine).set_moderator(name, not revoke)
+    except ApiError as error:
+        fail(error.message, "en", command="moderator")
+    finally:
+        storage.close()
+    console.print(f"{found} is {'no longer ' if revoke else ''}a moderator", markup=False, highlight=False)

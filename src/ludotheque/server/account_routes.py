@@ -73,8 +73,15 @@ async def _started(request: Request, response: JSONResponse, token: str) -> JSON
 
 @router.get("/me")
 async def me(request: Request) -> JSONResponse:
-    """The browser's person (a player or a guest), or ``{"account": null}``."""
-    return _answer(await people_of(request).account_of(request))
+    """The browser's person (a player or a guest), or ``{"account": null}``; with the warnings of
+    moderators they have not seen yet (``"warnings"``, marked seen by ``POST /api/me/warnings/seen``)."""
+    account = await people_of(request).account_of(request)
+    answer = _answer(account)
+    if account is not None:
+        moderation = request.app.state.moderation
+        warnings = await moderation.run(moderation.store.warnings, account.id)
+        answer = JSONResponse({"account": account.to_json(), "warnings": warnings})
+    return answer
 
 
 @router.post("/account/guest", status_code=201)
@@ -119,6 +126,7 @@ async def sign_in(request: Request) -> JSONResponse:
     if not await asyncio.to_thread(verify_password, stored, body.password) or found is None:
         raise ApiError(401, "no account has this name and password", "bad_credentials")
     account = found[0]
+    await people.check_not_barred(account.id)  # suspended or closed: 403 with the end date
     if stored and needs_rehash(stored):
         await _run(request, people.accounts.set_password, account.id,
                    await asyncio.to_thread(hash_password, body.password))

@@ -29,16 +29,17 @@ import secrets
 import time
 import unicodedata
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from disarm import skeleton_key
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import tables
-from .errors import ApiError
+from . import moderation_tables, tables
+from .errors import ERROR_CODES, ApiError
 from .sessions import hash_token
 
 # Names people choose: a letter first, then letters, digits, "_", "-" or "."; 3 to 20 characters.
@@ -61,6 +62,18 @@ EMAIL_LINK_DAYS = 7
 _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
 ACCOUNTS = tables.accounts.c
 TOKENS = tables.api_tokens.c
+SANCTIONS = moderation_tables.sanctions.c
+# Moderation's error codes (docs/moderation.md lists them with their statuses).
+MODERATION_CODES = {
+    "suspended": "the account is suspended by a moderator until the date given: no sign-in, no play",
+    "account_closed": "a moderator closed the account",
+    "muted": "a moderator muted the account until the date given: no chat",
+    "forbidden": "only a moderator may do this",
+}
+for _code, _meaning in MODERATION_CODES.items():
+    ERROR_CODES.setdefault(_code, _meaning)
+# The sanctions that bar something (chat, sign-in, play) while in force; warnings bar nothing.
+BARS = ("mute", "suspend", "close")
 # Verified against when a name is unknown, so that an unknown name takes as long as a bad password.
 _DUMMY_HASH = _hasher.hash("not a password anybody has")
 
@@ -147,17 +160,46 @@ class Account:
     created: str = ""
     # Whether ``email`` was proved its owner's (the link sent to it was opened): only then is it mailed.
     email_verified: bool = False
+    # Moderators open the moderation page and act on reports (docs/moderation.md).
+    moderator: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """What the account's own pages read (``GET /api/me``)."""
         return {"id": self.id, "name": self.name, "guest": self.is_guest, "email": self.email,
                 "email_verified": self.email_verified, "notify_email": self.notify_email,
-                "created": self.created}
+                "created": self.created, "moderator": self.moderator}
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """A mute, suspension or closure in force: ``until`` its end (epoch seconds; ``None``: for good)."""
+
+    kind: str
+    until: float | None
+    reason: str
+
+    def in_force(self, now: float) -> bool:
+        return self.until is None or self.until > now
+
+
+def utc_text(moment: float) -> str:
+    """An instant as people read it in an error: ``2026-11-27 14:05 UTC``."""
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def sanction_error(sanction: Sanction) -> ApiError:
+    """The refusal a sanction in force gives (403), with its end date."""
+    if sanction.kind == "close":
+        return ApiError(403, "a moderator closed this account", "account_closed")
+    until = f"until {utc_text(sanction.until)}" if sanction.until is not None else "for now"
+    if sanction.kind == "mute":
+        return ApiError(403, f"a moderator muted this account {until}: no chat", "muted")
+    return ApiError(403, f"this account is suspended {until}: no sign-in, no play", "suspended")
 
 
 def _account(row: Any) -> Account:
     return Account(row.id, row.name, row.is_guest, row.email, row.notify_email, row.created,
-                   bool(row.email and row.email_verified))
+                   bool(row.email and row.email_verified), bool(row.moderator))
 
 
 class AccountStore:
@@ -302,6 +344,22 @@ class AccountStore:
             rows = connection.execute(select(tables.accounts.c.id, tables.accounts.c.name)
                                       .where(tables.accounts.c.id.in_(account_ids))).all()
         return {row.id: row.name for row in rows}
+
+    def sanctions(self, now: float) -> dict[str, dict[str, Sanction]]:
+        """The mutes, suspensions and closures in force: account id -> kind -> the one ending last."""
+        found: dict[str, dict[str, Sanction]] = {}
+        rows = select(SANCTIONS.account_id, SANCTIONS.kind, SANCTIONS.until, SANCTIONS.reason).where(
+            SANCTIONS.kind.in_(BARS), SANCTIONS.lifted.is_(None),
+            or_(SANCTIONS.until.is_(None), SANCTIONS.until > now))
+        with self.engine.connect() as connection:
+            for row in connection.execute(rows):
+                kinds = found.setdefault(row.account_id, {})
+                known = kinds.get(row.kind)
+                later = known is not None and known.until is not None and (row.until is None or
+                                                                          row.until > known.until)
+                if known is None or later:
+                    kinds[row.kind] = Sanction(row.kind, row.until, row.reason)
+        return found
 
     # -- sessions -----------------------------------------------------------------------------
     def open_session(self, account_id: str, replacing: str | None = None) -> str:

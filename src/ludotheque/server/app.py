@@ -44,6 +44,8 @@ from .config import DB_ENV, ServerSettings, database_url
 from .errors import install_error_handlers
 from .hub import Hub
 from .logs import redact
+from .moderation import Moderation, ModerationStore
+from .moderation_admin import ADMIN_PATH, bind_admin, mount_admin
 from .openapi import DOCS_PATH, mount_docs
 from .people import CREDENTIALS_ENDED, AccountThrottle, People, SigninThrottle
 from .storage import Storage
@@ -63,7 +65,7 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
     "font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
-# Swagger UI's CSS (/api/docs) draws its icons as data: images.
+# Swagger UI's CSS (/api/docs) draws its icons as data: images; so does the moderation page's (/admin).
 DOCS_POLICY = CONTENT_SECURITY_POLICY.replace("img-src 'self'", "img-src 'self' data:")
 # Not "no-referrer": browsers then send "Origin: null" with a page's POSTs, and the server
 # checks Origin against cross-site requests (identity.check_cookie_post).
@@ -80,7 +82,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        policy = DOCS_POLICY if scope["path"].startswith(DOCS_PATH) else CONTENT_SECURITY_POLICY
+        policy = DOCS_POLICY if scope["path"].startswith((DOCS_PATH, ADMIN_PATH)) else CONTENT_SECURITY_POLICY
         extra = [(b"content-security-policy", policy.encode()), (b"x-frame-options", b"DENY"),
                  (b"referrer-policy", REFERRER_POLICY.encode()), (b"x-content-type-options", b"nosniff")]
 
@@ -147,6 +149,8 @@ def create_app(
             AccountThrottle(settings.account_limit), announce=hub.announce,
         )
         hub.news_handlers[CREDENTIALS_ENDED] = app.state.people.on_news
+        app.state.moderation = Moderation(ModerationStore(storage.engine), app.state.people, hub)
+        bind_admin(admin, storage.engine)
         if settings.redis:
             await hub.share(settings.redis)
         await hub.resume()
@@ -194,6 +198,7 @@ def create_app(
     app.include_router(moderation_routes.router)
     app.include_router(pages.router)
     mount_docs(app)
+    admin = mount_admin(app)
     pages.mount_static(app)
     return app
 

@@ -1,7 +1,9 @@
 """Chat in each game, stored with it: the players' room (seats only: spectators neither read nor
 write it) and the spectators' room (anyone with a seat or an account writes; everyone reads).
 Lines are text, never markup: pages put them in text nodes. A seat may mute another seat: it no
-longer receives that seat's lines, in either room.
+longer receives that seat's lines, in either room. A line a moderator hid (``hidden_chat``) is
+read by nobody again: it comes with ``"hidden": true`` and no text (pages write "hidden by a
+moderator").
 
 >>> clean_line("  hello\\u0000 there  ")
 'hello there'
@@ -17,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, insert, select
 
-from . import tables
+from . import moderation_tables, tables
 from .accounts import strip_bidi_controls
 
 ROOMS = ("players", "spectators")
@@ -25,6 +27,8 @@ MAX_LINE = 500
 HISTORY = 200
 CHAT = tables.chat.c
 MUTES = tables.chat_mutes.c
+HIDDEN = moderation_tables.hidden_chat.c
+FIELDS = ("id", "room", "seat", "author", "text", "at")
 # Control characters (but newlines and tabs) never reach another reader.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -45,6 +49,14 @@ def hidden(mutes: set[tuple[int, int]], reader: int | None, author: int | None) 
     return reader is not None and author is not None and (reader, author) in mutes
 
 
+def public_line(row: Any, *, hidden: bool) -> dict[str, Any]:
+    """A line as readers get it: a hidden one has no text and says ``"hidden": true``."""
+    line = {name: row[name] for name in FIELDS}
+    if hidden:
+        line.update(text="", hidden=True)
+    return line
+
+
 class ChatStore:
     """Chat lines and mutes in the database of ``engine``."""
 
@@ -61,13 +73,20 @@ class ChatStore:
                 "at": at}
 
     def lines(self, game_id: str, room: str) -> list[dict[str, Any]]:
-        """The room's last lines, oldest first."""
-        query = (select(tables.chat).where(CHAT.game_id == game_id, CHAT.room == room)
+        """The room's last lines, oldest first (hidden ones without their text)."""
+        query = (select(tables.chat, HIDDEN.chat_id.label("hidden"))
+                 .outerjoin(moderation_tables.hidden_chat, HIDDEN.chat_id == CHAT.id)
+                 .where(CHAT.game_id == game_id, CHAT.room == room)
                  .order_by(CHAT.id.desc()).limit(HISTORY))
         with self.engine.connect() as connection:
             rows = connection.execute(query).mappings().all()
-        fields = ("id", "room", "seat", "author", "text", "at")
-        return [{name: row[name] for name in fields} for row in reversed(rows)]
+        return [public_line(row, hidden=row["hidden"] is not None) for row in reversed(rows)]
+
+    def line(self, line_id: int) -> dict[str, Any] | None:
+        """Line ``line_id`` as stored (its text even if hidden) with its ``game_id``; ``None``: none."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(tables.chat).where(CHAT.id == line_id)).mappings().first()
+        return {**{name: row[name] for name in FIELDS}, "game_id": row["game_id"]} if row else None
 
     def mutes(self, game_id: str) -> set[tuple[int, int]]:
         """(seat, muted seat) pairs of the game."""

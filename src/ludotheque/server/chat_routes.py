@@ -1,5 +1,6 @@
-"""Chat over HTTP: read a room's lines, write one, mute a seat. Every reader of the game's
-WebSocket who may read the room gets each new line as ``{"type": "chat", "line": {...}}``."""
+"""Chat over HTTP: read a room's lines, write one (not while a moderator mutes the writer), mute a
+seat. Every reader of the game's WebSocket who may read the room gets each new line as
+``{"type": "chat", "line": {...}}``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from ..core.contract import Player
+from .accounts import sanction_error
 from .chat import MAX_LINE, ROOMS, clean_line, hidden
 from .errors import ApiError, quoted
 from .identity import reading_seat, require_seat
@@ -70,6 +72,10 @@ async def write_chat(request: Request, game_id: str) -> JSONResponse:
     if seat is None and account is None:
         raise ApiError(401, "a chat line is written with a seat or signed in (a guest too)",
                        "sign_in_required")
+    writer = session.snapshot.seats[seat].account if seat is not None else account.id if account else None
+    sanction = await people_of(request).sanction(writer, "close", "suspend", "mute")
+    if sanction is not None:  # a moderator muted (or suspended) the writer: a clear refusal
+        raise sanction_error(sanction)
     author = session.snapshot.seats[seat].name if seat is not None else account.name if account else ""
     who = f"seat:{seat}" if seat is not None else f"account:{account.id if account else ''}"
     line = await hub.game_chat.write(session, room, seat, author, text, who)

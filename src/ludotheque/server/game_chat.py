@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.contract import Player
-from .chat import ChatStore, hidden
+from .chat import ChatStore, hidden, public_line
 from .news import News
 from .rooms import Audience, encode
 from .sessions import GameSession
@@ -40,6 +40,11 @@ class GameChat:
         line = await self.storage.run(self.chat.add, session.meta.id, room, seat, author, text)
         await self.deliver(session, room, line)
         return line
+
+    async def hide(self, session: GameSession, line: dict[str, Any]) -> None:
+        """A moderator hid ``line``: every reader of its room here and on the other workers gets
+        it again without its text (``"hidden": true``); pages replace what they show."""
+        await self.deliver(session, line["room"], public_line(line, hidden=True))
 
     async def mute(self, session: GameSession, holder: Player, seat: Player,
                    muted: bool) -> set[tuple[int, int]]:

@@ -110,6 +110,8 @@ class Credentials:
     cookies: Mapping[Player, str]
     choice: Player | None = None
     account: str | None = None
+    # The accounts a moderator suspended (or closed): their seats read as spectators and never act.
+    barred: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, connection: HTTPConnection, token: str | None = None) -> Credentials:
@@ -144,7 +146,25 @@ def stale_seats(session: GameSession, credentials: Credentials) -> list[Player]:
 
 
 def reading_seat(session: GameSession, credentials: Credentials) -> Player | None:
-    """Whose document a read gets: a seat, or ``None`` for a spectator."""
+    """Whose document a read gets: a seat, or ``None`` for a spectator (a suspended player's seat
+    reads as a spectator: its WebSocket cannot act either)."""
+    seat = _held_seat(session, credentials)
+    return None if seat is not None and _is_barred(session, credentials, seat) else seat
+
+
+def _is_barred(session: GameSession, credentials: Credentials, seat: Player) -> bool:
+    """Whether ``seat`` is held by an account a moderator suspended or closed."""
+    return bool(credentials.barred) and session.snapshot.seats[seat].account in credentials.barred
+
+
+def _refuse_barred(session: GameSession, credentials: Credentials, seat: Player) -> Player:
+    if _is_barred(session, credentials, seat):
+        raise ApiError(403, f"the player of seat {seat} is suspended by a moderator: no play", "suspended")
+    return seat
+
+
+def _held_seat(session: GameSession, credentials: Credentials) -> Player | None:
+    """The seat the credentials read as, suspended or not."""
     if credentials.token is not None:
         return session.seat_of(credentials.token)
     held = held_seats(session, credentials)
@@ -158,10 +178,10 @@ def reading_seat(session: GameSession, credentials: Credentials) -> Player | Non
 
 def acting_seat(session: GameSession, credentials: Credentials) -> Player:
     """The seat a move is played for; 401 without a token or a seat cookie."""
-    seat = reading_seat(session, credentials)
+    seat = _held_seat(session, credentials)
     if seat is None:
         raise ApiError(401, TOKEN_REQUIRED, "token_required")
-    return seat
+    return _refuse_barred(session, credentials, seat)
 
 
 def require_seat(session: GameSession, credentials: Credentials, seat: Player) -> Player:
@@ -175,7 +195,7 @@ def require_seat(session: GameSession, credentials: Credentials, seat: Player) -
     if seat not in held:
         holds = ", ".join(str(number) for number in held)
         raise ApiError(403, f"{who} seat {holds}, not seat {seat}", "wrong_seat")
-    return seat
+    return _refuse_barred(session, credentials, seat)
 
 
 def _chosen(held: list[Player], choice: Player) -> Player:

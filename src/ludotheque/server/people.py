@@ -34,7 +34,7 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from .accounts import Account, AccountStore, is_api_token, name_key
+from .accounts import Account, AccountStore, Sanction, is_api_token, name_key, sanction_error
 from .clocks import Instant
 from .errors import ApiError, quoted
 from .identity import SESSION_COOKIE, Credentials
@@ -49,6 +49,8 @@ CACHE_S = 10.0
 CREDENTIALS_ENDED = "credentials_ended"
 # A socket whose session or token ended closes with this (4000 + 401, as a refused socket).
 ENDED_CLOSE = 4401
+# The sanctions under which an account neither signs in nor plays.
+BARRED = ("close", "suspend")
 Announce = Callable[[dict[str, Any]], Awaitable[None]]
 
 P = ParamSpec("P")
@@ -117,11 +119,46 @@ class People:
         # Bumped by every ``forget``: a lookup that overlapped one is not cached (it may predate it).
         self._generation = 0
         self._sockets: dict[str, set[Connection]] = {}
+        # The mutes, suspensions and closures in force (``AccountStore.sanctions``), read again
+        # after ``CACHE_S`` or any ``forget`` (a moderator's action ends credentials: news).
+        self._sanctions: tuple[float, dict[str, dict[str, Sanction]]] | None = None
 
     def forget(self) -> None:
         """Drop every cached resolution of this worker (an account changed, a session or token ended)."""
         self._cache.clear()
+        self._sanctions = None
         self._generation += 1
+
+    async def sanctions(self) -> dict[str, dict[str, Sanction]]:
+        """Account id -> kind (``mute``, ``suspend``, ``close``) -> the sanction in force."""
+        now = time.monotonic()
+        if self._sanctions is not None and self._sanctions[0] > now:
+            return self._sanctions[1]
+        generation = self._generation
+        found = await self.storage.run(self.accounts.sanctions, time.time())
+        if generation == self._generation:
+            self._sanctions = (now + CACHE_S, found)
+        return found
+
+    async def sanction(self, account_id: str | None, *kinds: str) -> Sanction | None:
+        """The first of ``kinds`` in force on ``account_id`` (``None``: none, or no account)."""
+        if account_id is None:
+            return None
+        held = (await self.sanctions()).get(account_id, {})
+        now = time.time()
+        return next((held[kind] for kind in kinds if kind in held and held[kind].in_force(now)), None)
+
+    async def barred(self) -> frozenset[str]:
+        """The accounts that may neither sign in nor play now (suspended or closed)."""
+        now = time.time()
+        return frozenset(account for account, kinds in (await self.sanctions()).items()
+                         if any(kinds[kind].in_force(now) for kind in BARRED if kind in kinds))
+
+    async def check_not_barred(self, account_id: str) -> None:
+        """403 ``suspended`` (with its end) or ``account_closed`` for a barred account."""
+        found = await self.sanction(account_id, *BARRED)
+        if found is not None:
+            raise sanction_error(found)
 
     async def _cached(self, key: str, kind: str, token: str) -> Account | None:
         now = time.monotonic()
@@ -148,11 +185,14 @@ class People:
             account = await self._cached(key, "api", explicit)
             if account is None:
                 raise ApiError(401, "this personal token is unknown or was revoked", "token_invalid")
+            await self.check_not_barred(account.id)
             return account, key
         session = connection.cookies.get(SESSION_COOKIE)
         if session:
             key = f"session:{hash_token(session)}"
             account = await self._cached(key, "session", session)
+            if account is not None and account.id in await self.barred():
+                return None, None  # its sessions ended with the suspension; this one raced it
             return account, key if account is not None else None
         return None, None
 
@@ -174,7 +214,7 @@ class People:
         base = Credentials.of(connection, token or None)
         if base.token is not None and is_api_token(base.token):
             base = replace(base, token=None)
-        return replace(base, account=account.id if account else None), key
+        return replace(base, account=account.id if account else None, barred=await self.barred()), key
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """An accounts' call (``self.accounts``) on the database threads."""

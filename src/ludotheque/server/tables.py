@@ -121,6 +121,8 @@ accounts = Table(
     Column("email_token_expires", Float),
     Column("created", String(32), nullable=False),
     Column("seen", Float, nullable=False, index=True),
+    # Moderators see the moderation page and act on reports (``ludotheque moderator NAME``).
+    Column("moderator", Boolean, nullable=False, default=False, server_default=false()),
     UniqueConstraint("name_skeleton", name="uq_accounts_name_skeleton"),
     UniqueConstraint("email_token_hash", name="uq_accounts_email_token_hash"),
 )
