@@ -90,7 +90,6 @@ def test_a_suspended_player_cannot_sign_in_play_or_seek_and_their_sockets_close(
     assert client.get("/api/me", headers=people.as_("Bob")).json()["account"] is None  # session ended
     moved = client.post(move, json={"move": "1a1"}, headers=bearer(seat_tokens[0]))
     assert (moved.status_code, moved.json()["code"]) == (403, "suspended")
-    assert client.get(f"/api/games/{game['id']}", headers=bearer(seat_tokens[0])).json()["seat"] is None
     # Lifted: Bob signs in and plays again.
     assert act(people, "Bob", "unsuspend").status_code == 200
     client.cookies.clear()
@@ -105,6 +104,32 @@ def test_a_suspended_player_cannot_sign_in_play_or_seek_and_their_sockets_close(
     assert log_actions(people)[:3] == [("Mod", "close", "Bob"), ("Mod", "unsuspend", "Bob"),
                                        ("Mod", "suspend", "Bob")]
     assert act(people, "Mod", "suspend", minutes=5).status_code == 400  # not oneself
+
+
+def test_a_seat_socket_opened_before_a_suspension_plays_no_more(people: People) -> None:
+    client = people.client
+    game = client.post("/api/games", json={"game": "pylos", "seats": ["human", "human"]},
+                       headers=people.as_("Bob")).json()
+    with client.websocket_connect(f"/api/games/{game['id']}/ws?token={tokens(game)[0]}") as seat_socket:
+        assert seat_socket.receive_json()["seat"] == 0
+        assert act(people, "Bob", "suspend", minutes=60).status_code == 200
+        seat_socket.send_json({"type": "move", "move": "1a1"})
+        refused = seat_socket.receive_json()
+        assert (refused.get("type"), refused.get("code")) == ("error", "suspended"), refused
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+def test_a_suspension_ends_the_players_challenges(people: People) -> None:
+    client = people.client
+    client.cookies.clear()
+    made = client.post("/api/players/Ada/challenge", json={"game": "pylos"}, headers=people.as_("Bob"))
+    assert made.status_code == 201, made.text
+    waiting = client.get("/api/friends", headers=people.as_("Ada")).json()["received"]
+    assert [entry["id"] for entry in waiting] == [made.json()["id"]]
+    assert act(people, "Bob", "suspend", minutes=60).status_code == 200
+    assert client.get("/api/friends", headers=people.as_("Ada")).json()["received"] == []
+    accepted = client.post(f"/api/challenges/{made.json()['id']}/accept", headers=people.as_("Ada"))
+    assert (accepted.status_code, accepted.json()["code"]) == (409, "challenge_closed")
 
 
 def test_mutes_hidden_lines_and_warnings(people: People) -> None:

@@ -158,3 +158,19 @@ def test_is_blocked_tells_the_chat_whose_lines_a_reader_refuses(db_url: str, cli
     with engine.begin() as connection:
         assert friends.is_blocked(connection, accounts["Ada"], accounts["Bob"]) is False
     engine.dispose()
+
+
+def test_a_blocked_players_chat_lines_never_reach_the_blocker(client: TestClient) -> None:
+    ada, bob = Person(client, "Ada"), Person(client, "Bob")
+    made = ada.post("/api/players/Bob/challenge", CHALLENGE).json()
+    game_id = bob.post(f"/api/challenges/{made['id']}/accept").json()["id"]
+    assert bob.post(f"/api/games/{game_id}/chat", {"text": "before the block"}).status_code == 201
+    assert ada.post("/api/players/Bob/block").status_code == 200
+    assert bob.post(f"/api/games/{game_id}/chat", {"text": "after the block"}).status_code == 201
+    assert ada.post(f"/api/games/{game_id}/chat", {"text": "Ada speaks"}).status_code == 201
+
+    def texts(person: Person) -> list[str]:
+        return [line["text"] for line in person.get(f"/api/games/{game_id}/chat").json()["lines"]]
+
+    assert texts(ada) == ["Ada speaks"]  # none of Bob's, not even from before the block
+    assert texts(bob) == ["before the block", "after the block", "Ada speaks"]

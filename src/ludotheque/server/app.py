@@ -150,6 +150,7 @@ def create_app(
         )
         hub.news_handlers[CREDENTIALS_ENDED] = app.state.people.on_news
         app.state.moderation = Moderation(ModerationStore(storage.engine), app.state.people, hub)
+        app.state.moderation.suspended_hooks.append(friend_routes.challenge_ender(hub))
         bind_admin(admin, storage.engine)
         if settings.redis:
             await hub.share(settings.redis)

@@ -18,6 +18,7 @@ import contextlib
 import json
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, WebSocket
@@ -67,6 +68,24 @@ async def run(request: Request | WebSocket, function: Any, *args: Any) -> Any:
             return function(connection, *args)
 
     return await hub.storage.run(in_transaction)
+
+
+def challenge_ender(hub: Hub) -> Callable[[str], Awaitable[None]]:
+    """What a moderator's suspension or closure of an account calls (``Moderation.suspended_hooks``):
+    its pending challenges end, and the other side of each is told as for a cancellation."""
+    def in_transaction(account: str) -> list[tuple[friends.Challenge, dict[str, Any]]]:
+        with hub.storage.engine.begin() as connection:
+            ended = friends.end_challenges_of(connection, account, time.time())
+            sides = {c.challenger for c in ended} | {c.challenged for c in ended}
+            names = friends.names_of(connection, sides)
+            return [(found, found.public(names)) for found in ended]
+
+    async def end(account: str) -> None:
+        for found, document in await hub.storage.run(in_transaction, account):
+            other = found.challenged if found.challenger == account else found.challenger
+            await hub.notices.tell(other, {"type": "challenge_cancelled", "challenge": document})
+
+    return end
 
 
 async def other_player(request: Request, name: str) -> tuple[str, str]:

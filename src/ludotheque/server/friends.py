@@ -111,6 +111,13 @@ def either_blocked(connection: Connection, a: str, b: str) -> bool:
     return is_blocked(connection, a, b) or is_blocked(connection, b, a)
 
 
+def blocks_among(connection: Connection, accounts: set[str]) -> set[tuple[str, str]]:
+    """(blocker, blocked) for every block between two of ``accounts``."""
+    rows = connection.execute(select(BLOCKS.blocker_id, BLOCKS.blocked_id).where(
+        BLOCKS.blocker_id.in_(accounts), BLOCKS.blocked_id.in_(accounts)))
+    return {(str(blocker), str(blocked)) for blocker, blocked in rows}
+
+
 def blocked_by(connection: Connection, reader_id: str) -> set[str]:
     """The accounts ``reader_id`` blocked."""
     return set(connection.execute(select(BLOCKS.blocked_id).where(BLOCKS.blocker_id == reader_id)).scalars())
@@ -335,6 +342,17 @@ def answer_challenge(connection: Connection, challenge_id: str, account: str, st
         now_stored = get_challenge(connection, challenge_id, now) or found
         raise ApiError(409, f"the challenge is {now_stored.status} already", "challenge_closed")
     return replace(found, status=status)
+
+
+def end_challenges_of(connection: Connection, account: str, now: float) -> list[Challenge]:
+    """Cancel every pending challenge ``account`` sent or received (a moderator suspended or
+    closed the account); the challenges ended, as they were."""
+    either = or_(CHALLENGES.challenger_id == account, CHALLENGES.challenged_id == account)
+    ended = [Challenge.of(row, now) for row in connection.execute(select(challenges).where(
+        either, CHALLENGES.status == PENDING))]
+    connection.execute(update(challenges).where(either, CHALLENGES.status == PENDING)
+                       .values(status=CANCELLED))
+    return ended
 
 
 def set_challenge_game(connection: Connection, challenge_id: str, game_id: str) -> None:

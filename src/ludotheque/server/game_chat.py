@@ -7,6 +7,7 @@ from typing import Any
 
 from ..core.contract import Player
 from .chat import ChatStore, hidden, public_line
+from .friends import blocks_among
 from .news import News
 from .rooms import Audience, encode
 from .sessions import GameSession
@@ -24,10 +25,23 @@ class GameChat:
         self.throttle = throttle
 
     async def mutes(self, session: GameSession) -> set[tuple[int, int]]:
-        """The game's mutes: (seat that muted, seat muted)."""
+        """The game's mutes: (seat that muted, seat muted), the seats' own (kept with the game)
+        and those that follow from blocks between its players, read each time (a block made
+        during the game counts at once: a blocked player's lines never reach the blocker)."""
         if session.mutes is None:
             session.mutes = await self.storage.run(self.chat.mutes, session.meta.id)
-        return session.mutes
+        accounts = [seat.account for seat in session.snapshot.seats]
+        if sum(1 for account in accounts if account) < 2:
+            return session.mutes
+        return session.mutes | await self.storage.run(self.blocked_seats, accounts)
+
+    def blocked_seats(self, accounts: list[str | None]) -> set[tuple[int, int]]:
+        """(reader's seat, writer's seat) for each pair of seated players where the reader
+        blocked the writer."""
+        with self.chat.engine.connect() as connection:
+            pairs = blocks_among(connection, {account for account in accounts if account})
+        return {(reader, writer) for reader, reader_id in enumerate(accounts)
+                for writer, writer_id in enumerate(accounts) if (reader_id, writer_id) in pairs}
 
     async def lines(self, session: GameSession, room: str) -> list[dict[str, Any]]:
         """The last lines of ``room``."""

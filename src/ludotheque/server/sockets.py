@@ -183,6 +183,10 @@ async def _answer(
         return
     if reader is None:
         raise ApiError(403, "spectators cannot act: connect with a seat token", "spectator")
+    # A seat token outlives a suspension (it is the seat's, not the session's): check its holder.
+    holder = session.snapshot.seats[reader].account
+    if holder is not None:
+        await people_of(connection.socket).check_not_barred(holder)
     await hub.games.change(session, _operation(message, reader))
 
 
