@@ -112,13 +112,15 @@ export function pick(texts, lang) {
 export function translatePage(lang) {
   const t = translator(lang);
   document.documentElement.lang = lang;
+  // A word this script was not given (another page family's, rendered by the server) keeps its text.
+  const known = (key) => t(key) !== key;
   for (const element of document.querySelectorAll("[data-i18n]")) {
-    element.textContent = t(element.dataset.i18n);
+    if (known(element.dataset.i18n)) element.textContent = t(element.dataset.i18n);
   }
   for (const element of document.querySelectorAll("[data-i18n-attr]")) {
     for (const pair of element.dataset.i18nAttr.split(";")) {
       const [attribute, key] = pair.split(":");
-      element.setAttribute(attribute.trim(), t(key.trim()));
+      if (known(key.trim())) element.setAttribute(attribute.trim(), t(key.trim()));
     }
   }
   for (const link of document.querySelectorAll("[data-lang-switch]")) {

@@ -8,6 +8,7 @@ import { api, gamePath, inviteHandoff } from "./api.js";
 import { el } from "./dom.js";
 import { currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePage } from "./i18n.js";
 import { formatDeadline, timeControlText } from "./clock.js";
+import { showWarning } from "./moderation-warnings.js";
 import { loadPerson, showPerson } from "./person.js";
 import { notify, showCount, watchPerson } from "./turns.js";
 import { tournamentLine, tournamentPage, tournamentsPath } from "./tournamentkit.js";
@@ -56,6 +57,8 @@ function onPersonMessage(message) {
     notify(t("notify.matchedTitle"), t("notify.matched", { game: gameTitle(message.name) }), message.game);
     if (waitingForMatch) location.assign(`/play/${encodeURIComponent(message.game)}`);
     refreshLists();
+  } else if (message.type === "warning") {
+    showWarning(message.warning, lang);
   }
 }
 

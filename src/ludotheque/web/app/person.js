@@ -5,6 +5,7 @@
  */
 
 import { api } from "./api.js";
+import { showWarnings } from "./moderation-warnings.js";
 
 /** The person (`GET /api/me`), or null; with `makeGuest`, a browser without one becomes a guest. */
 export async function loadPerson({ makeGuest = false } = {}) {
@@ -18,7 +19,8 @@ export async function loadPerson({ makeGuest = false } = {}) {
   return account;
 }
 
-/** Name the person in the header's account link (`#person-link`). */
+/** Name the person in the header's account link (`#person-link`), and show the moderators'
+ * warnings they have not read yet. */
 export function showPerson(account, t) {
   const link = document.querySelector("#person-link");
   if (!link) return;
@@ -28,4 +30,5 @@ export function showPerson(account, t) {
   }
   link.textContent = account.guest ? t("account.guestLink", { name: account.name }) : account.name;
   link.dataset.person = account.name;
+  showWarnings(document.documentElement.lang === "fr" ? "fr" : "en");
 }
