@@ -3,7 +3,9 @@
 the creator starts it; both see their game of round 1 ("your game is ready", linked), play it in
 the browser (a move, then a resignation); the standings show the result, round 2 starts (the
 winner against the bot, the loser's bye) with a browser notification, and after it the winner is
-announced. axe-core is clean on both pages, in the light theme and the dark one."""
+announced. An arena made with the same form: its time left, both players paired at once and again
+after their game, a pause and a return, in English and French. axe-core is clean on the pages,
+in the light theme and the dark one."""
 
 from __future__ import annotations
 
@@ -255,3 +257,71 @@ def test_the_pages_in_french_and_the_lobbys_tournaments(new_context: Any) -> Non
     expect(guest.locator("#tournament-form")).to_be_hidden()
     expect(guest.locator("#sign-in-hint")).to_be_visible()
     expect(guest.locator("#upcoming li", has_text="Rondes du soir")).to_contain_text("1 inscrit")
+
+
+def test_two_players_in_an_arena(new_context: Any) -> None:
+    """An arena made with the form: its time left counts down, both players are paired at once
+    ("your arena game is ready"), the game's end pairs them again, a pause and a return; the
+    page axe-clean while it runs, and in French."""
+    ada_context, ada_name = signed_up(new_context, "Ada")
+    bob_context, bob_name = signed_up(new_context, "Bob")
+    ada, bob = ada_context.new_page(), bob_context.new_page()
+    errors: list[str] = []
+    for viewer in (ada, bob):
+        viewer.on("pageerror", lambda error: errors.append(str(error)))
+    open_page(ada, "/tournaments?lang=en")
+    ada.fill("#form-name", "Quick arena")
+    ada.select_option("#form-game", "pylos")
+    ada.check("#form-system input[value='arena']")
+    expect(ada.locator("#form-rounds")).to_be_hidden()
+    ada.fill("#form-duration", "5")
+    ada.click("#tournament-form button[type=submit]")
+    ada.wait_for_url(re.compile(r"/tournaments/[^/?]+$"))
+    ada.wait_for_selector("body[data-ready]")
+    tournament_url = ada.url
+    expect(ada.locator("#tournament-facts")).to_contain_text("arena of 5 minutes")
+    expect(ada.locator("#tournament-status")).to_contain_text("An arena starts with whoever has joined")
+    ada.click("#join-button")
+    expect(ada.locator("#entries li.mine")).to_contain_text(f"{ada_name} (you)")
+    ada.click("#start-button")
+    expect(ada.locator("#arena-clock")).to_contain_text(re.compile(r"Time left: [45]:\d\d"))
+    expect(ada.locator("#arena-waiting")).to_have_text("You are waiting for a partner: your next game starts "
+                                                        "as soon as someone is free.")
+
+    # Bob joins the running arena from its page: both are paired at once.
+    open_page(bob, tournament_url)
+    expect(bob.locator("#join-button")).to_have_text("Join the arena")
+    bob.click("#join-button")
+    for viewer, other in ((ada, bob_name), (bob, ada_name)):
+        expect(viewer.locator("#your-game")).to_contain_text(f"Your arena game is ready, against {other}.",
+                                                             timeout=LIVE_MS)
+    game_href = bob.locator("#your-game-link").get_attribute("href")
+    assert game_href and game_href.startswith("/play/")
+    expect(ada.locator("#arena-current li.mine a")).to_have_attribute("href", game_href)
+    expect(bob.locator("#leave-button")).to_have_text("Pause")
+    axe_in_both_themes(bob, "a running arena, a player's page")
+
+    # Bob resigns (through the API): Ada has 2 points, the game is in the history, and the two
+    # are paired again (nobody else waits) a moment later.
+    game_id = game_href.rsplit("/", 1)[1]
+    seats = bob_context.request.get(f"/api/games/{game_id}").json()["seats"]
+    bob_seat = next(n for n, seat in enumerate(seats) if seat["name"] == bob_name)
+    assert bob_context.request.post(f"/api/games/{game_id}/seats/{bob_seat}/resign").status == 200
+    expect(ada.locator("#rounds li.mine")).to_contain_text(f"{ada_name} (you) won", timeout=LIVE_MS)
+    assert standing(ada, ada_name)[:3] == ["1", "2", "1900"]  # rank, points, performance (1500 + 400)
+    expect(ada.locator("#arena-current li.mine a")).not_to_have_attribute("href", game_href, timeout=LIVE_MS)
+    expect(ada.locator("#your-game")).to_contain_text(f"against {bob_name}")
+
+    # Bob pauses (his game goes on), then comes back.
+    bob.click("#leave-button")
+    expect(bob.locator("#arena-waiting")).to_have_text(
+        "You paused: you are not paired again until you come back.")
+    expect(bob.locator("#join-button")).to_have_text("Come back")
+    bob.click("#join-button")
+    expect(bob.locator("#leave-button")).to_have_text("Pause")
+    open_page(ada, "/tournaments?lang=fr")
+    expect(ada.locator("#running li", has_text="Quick arena")).to_contain_text("arène de 5 minutes")
+    open_page(ada, f"{tournament_url}?lang=fr")
+    expect(ada.locator("#arena-clock")).to_contain_text("Temps restant")
+    expect(ada.locator("#standings caption")).to_contain_text("Une victoire 2 points")
+    assert errors == []

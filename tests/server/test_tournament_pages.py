@@ -100,3 +100,27 @@ def test_the_templates_and_words_name_no_game_and_agree_in_both_languages() -> N
             if key.startswith(("tournament", "nav.tournaments", "lobby.tournaments"))]
     assert len(ours) > 50
     assert not [key for key in ours for name in names if name.lower() in words["en"][key].lower()]
+
+
+def test_the_arena_words_agree_and_every_template_word_exists() -> None:
+    """``texts-tournaments.json`` (the arenas' words) has both languages alike, adds no word of
+    ``texts.json`` and names no game; every ``data-i18n`` key of the templates is known."""
+    words = json.loads((WEB_DIR / "app" / "texts-tournaments.json").read_text("utf-8"))
+    shared = json.loads((WEB_DIR / "app" / "texts.json").read_text("utf-8"))
+    assert set(words["fr"]) == set(words["en"]) and not set(words["en"]) & set(shared["en"])
+    names = set(ludotheque.games()) | {title for g in ludotheque.games() for title in info(g).title.values()}
+    assert not [key for key, text in words["en"].items() for name in names if name.lower() in text.lower()]
+    known = set(shared["en"]) | set(words["en"])
+    for template in TEMPLATES:
+        keys = re.findall(r'data-i18n="([^"]+)"', (WEB_DIR / template).read_text("utf-8"))
+        assert [key for key in keys if key not in known] == [], template
+
+
+def test_the_arena_form_and_panel_in_french(client: TestClient) -> None:
+    text = assert_page(client.get("/tournaments?lang=fr"))
+    assert "Arène (un temps fixé)" in text and "Durée (minutes)" in text
+    assert 'href="/static/css/tournaments.css"' in text
+    ada = Person(client, "Ada")
+    created = ada.post(client, "/api/tournaments", {"system": "arena", "game": "pylos", "duration": 20})
+    text = assert_page(client.get(f"/tournaments/{created.json()['id']}?lang=fr"))
+    assert '<h2 id="arena-title" data-i18n="arena.panel">Arène</h2>' in text

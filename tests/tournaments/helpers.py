@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 SESSION = "ludotheque_session"
@@ -13,9 +14,11 @@ SESSION = "ludotheque_session"
 
 class Person:
     """One account (a guest, or a player when ``password`` is given); every request carries its
-    session cookie only, as a browser of its own would."""
+    session cookie only, as a browser of its own would. ``client``: any ``httpx.Client`` on the
+    server (a ``TestClient`` is one)."""
 
-    def __init__(self, client: TestClient, name: str | None = None, password: str = "correct horse") -> None:
+    def __init__(self, client: httpx.Client, name: str | None = None, password: str = "correct horse"
+                 ) -> None:
         client.cookies.clear()
         if name is None:
             answer = client.post("/api/account/guest")
@@ -27,10 +30,10 @@ class Person:
         self.headers = {"Cookie": f"{SESSION}={client.cookies.get(SESSION)}"}
         client.cookies.clear()
 
-    def get(self, client: TestClient, path: str) -> Any:
+    def get(self, client: httpx.Client, path: str) -> Any:
         return client.get(path, headers=self.headers)
 
-    def post(self, client: TestClient, path: str, body: Any = None) -> Any:
+    def post(self, client: httpx.Client, path: str, body: Any = None) -> Any:
         return client.post(path, json=body, headers=self.headers)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from .helpers import Person, game_ended, sweep
+from .helpers import Person, eventually, game_ended, sweep
 
 PYLOS = {"game": "pylos", "rounds": 2}
 
@@ -116,7 +116,8 @@ def test_a_rated_tournament_rates_its_games(client: TestClient) -> None:
     assert [(row["name"], row["score"]) for row in doc["standings"]] == [
         (("Cid" if loser is bob else "Bob"), 1.0), (loser.name, 0.0)]
     assert doc["pairings"][0]["boards"][0]["result"] == "0-1"
-    ratings = client.get(f"/api/players/{loser.name}").json()["ratings"]
+    # The game's ratings are applied in the background once it ended (notices).
+    ratings = eventually(lambda: client.get(f"/api/players/{loser.name}").json()["ratings"], 10.0)
     assert [r["category"] for r in ratings] == ["plimil/2"] and ratings[0]["rating"] < 1500
 
 

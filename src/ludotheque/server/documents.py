@@ -56,6 +56,8 @@ def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: In
         "can_take_back": reader is not None and not meta.rated and can_take_back(snap, reader),
         "rematch": snap.rematch,
         "rematch_of": meta.rematch_of,
+        # The tournament whose game this is (tournaments create theirs with owner "t-<id>"); not a rematch.
+        "tournament": meta.owner[2:] if meta.owner.startswith("t-") and meta.rematch_of is None else None,
         "created": meta.created,
         "started": snap.started,
         "ended": snap.ended,

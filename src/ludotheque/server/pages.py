@@ -272,15 +272,20 @@ async def tournaments_page(request: Request) -> Response:
 
 
 def tournament_items(listed: list[dict[str, Any]], lang: str) -> str:
-    """The ``<li>`` of each tournament listed: its name linked to its page, its game and rounds."""
+    """The ``<li>`` of each tournament listed: its name linked to its page, its game and rounds
+    (an arena: its minutes)."""
     if not listed:
         return f'<li class="muted" data-i18n="lobby.none">{html.escape(word("lobby.none", lang))}</li>'
     items = []
     for tournament in listed:
         game_id = str(tournament["game"])
         title = pick_words(info(game_id).title, lang) if game_id in games() else game_id
-        form = "one" if tournament["rounds"] == 1 else "other"  # 1 to 20 rounds: French agrees
-        rounds = word(f"tournament.roundCount.{form}", lang, n=str(tournament["rounds"]))
+        if tournament.get("system") == "arena":  # an arena's minutes instead of rounds
+            minutes = int(tournament.get("duration") or 0)
+            rounds = word(f"arena.duration.{'one' if minutes == 1 else 'other'}", lang, n=str(minutes))
+        else:
+            form = "one" if tournament["rounds"] == 1 else "other"  # 1 to 20 rounds: French agrees
+            rounds = word(f"tournament.roundCount.{form}", lang, n=str(tournament["rounds"]))
         items.append(
             f'<li data-tournament="{html.escape(str(tournament["id"]))}"><span class="what">'
             f'<a class="tournament-name" href="/tournaments/{html.escape(str(tournament["id"]))}">'

@@ -10,7 +10,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import Field
@@ -26,9 +26,13 @@ from .routes import guard_origin, hub_of, read_json
 from .schemas import ClockBody, EmptyBody, FischerClock, Strict, validate
 from .tournaments import (
     DEFAULT_ENTRIES,
+    LIST_LIMIT,
+    MAX_DURATION,
     MAX_ENTRIES,
+    MAX_LIST_LIMIT,
     MAX_ROUNDS,
     STATUSES,
+    SYSTEMS,
     NewTournament,
     Tournaments,
     running,
@@ -55,10 +59,14 @@ def tournaments_of(request: Request) -> Tournaments:
 
 class CreateTournament(Strict):
     name: Annotated[str | None, Field(min_length=1, max_length=80)] = None
+    system: Literal["swiss", "arena"] = "swiss"
     game: Annotated[str, Field(max_length=40)]
     variant: Annotated[str | None, Field(max_length=40)] = None
     players: int | None = None
-    rounds: Annotated[int, Field(strict=True, ge=1, le=MAX_ROUNDS)]
+    rounds: Annotated[int | None, Field(strict=True, ge=1, le=MAX_ROUNDS, description="a Swiss's")] = None
+    duration: Annotated[int | None, Field(strict=True, ge=1, le=MAX_DURATION,
+                                          description="an arena's, in minutes")] = None
+    club: Annotated[str | None, Field(min_length=1, max_length=32, description="a club's tournament")] = None
     clock: ClockBody | None = None
     rated: Annotated[bool, Field(strict=True)] = False
     starts_at: Annotated[str | None, Field(max_length=40, description="ISO 8601; none: the creator starts it")
@@ -93,7 +101,7 @@ def _starts_at(text: str | None) -> float | None:
 
 @router.post("/tournaments", status_code=201, openapi_extra=request_body(CreateTournament))
 async def create_tournament(request: Request) -> dict[str, Any]:
-    """A new Swiss tournament (its creator: a signed-in player); answers its document."""
+    """A new Swiss tournament or arena (its creator: a signed-in player); answers its document."""
     body = validate(CreateTournament, await read_json(request))
     account = await require_account(request, player=True)
     game = game_of(body.game, body.variant, body.players)
@@ -103,20 +111,46 @@ async def create_tournament(request: Request) -> dict[str, Any]:
         if isinstance(body.clock, FischerClock) and body.clock.minutes < shortest:
             raise ApiError(400, f"invalid 'clock.minutes': at least {shortest:g} minutes", "bad_request")
         clock = ClockSpec.from_json(body.clock.model_dump())
-    name = body.name or f"{game.id} Swiss"
+    if body.system == "swiss" and (body.rounds is None or body.duration is not None):
+        raise ApiError(400, "a Swiss tournament takes 'rounds' (and no 'duration')", "bad_request")
+    if body.system == "arena" and (body.duration is None or body.rounds is not None):
+        raise ApiError(400, "an arena takes 'duration' in minutes (and no 'rounds')", "bad_request")
+    name = body.name or f"{game.id} {'Arena' if body.system == 'arena' else 'Swiss'}"
     service = tournaments_of(request)
     tournament_id = await service.create(NewTournament(
-        name, game, body.rounds, clock, body.rated, account.id, _starts_at(body.starts_at), body.max_entries))
+        name, game, body.rounds or 0, clock, body.rated, account.id, _starts_at(body.starts_at),
+        body.max_entries, body.system, body.duration, body.club))
     return await service.document(tournament_id)
 
 
 @router.get("/tournaments")
-async def list_tournaments(request: Request, status: str | None = None) -> dict[str, Any]:
+async def list_tournaments(request: Request, status: str | None = None, system: str | None = None,
+                           club: str | None = None, limit: str | None = None, offset: str | None = None
+                           ) -> dict[str, Any]:
+    """A page of tournaments, newest first; ``next_offset``: where the next page starts (null:
+    none after)."""
     if status is not None and status not in STATUSES:
         raise ApiError(400, f"unknown status {quoted(status)}; expected one of {', '.join(STATUSES)}",
                        "bad_request")
+    if system is not None and system not in SYSTEMS:
+        raise ApiError(400, f"unknown system {quoted(system)}; expected one of {', '.join(SYSTEMS)}",
+                       "bad_request")
+    count = _whole("limit", limit, LIST_LIMIT, 1, MAX_LIST_LIMIT)
+    start = _whole("offset", offset, 0, 0, 1_000_000)
     service = tournaments_of(request)
-    return {"tournaments": await service.hub.storage.run(service.store.listing, status)}
+    # One more than asked: whether a next page exists.
+    found = await service.hub.storage.run(service.store.listing, status, system, club, count + 1, start)
+    return {"tournaments": found[:count], "next_offset": start + count if len(found) > count else None}
+
+
+def _whole(name: str, text: str | None, default: int, least: int, most: int) -> int:
+    """A query's whole number within bounds (400 otherwise)."""
+    if text is None:
+        return default
+    if not text.isdigit() or not least <= int(text) <= most:
+        raise ApiError(400, f"invalid {name!r} {quoted(text)}: a whole number from {least} to {most}",
+                       "bad_request")
+    return int(text)
 
 
 @router.get("/tournaments/{tournament_id}")
@@ -155,7 +189,8 @@ async def join_tournament(request: Request, tournament_id: str) -> dict[str, Any
 
 @router.post("/tournaments/{tournament_id}/leave", openapi_extra=request_body(LeaveTournament))
 async def leave_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
-    """Leave before the start; ``{"entry": n}``: the creator removes an entrant (a bot)."""
+    """Leave before the start (a running arena: pause); ``{"entry": n}``: the creator removes an
+    entrant (a bot)."""
     data = await read_json(request)
     body = validate(LeaveTournament, data if data is not None else {})
     service = tournaments_of(request)

@@ -23,7 +23,8 @@ from .tables import metadata
 
 __all__ = ["entries", "metadata", "pairings", "tournaments"]
 
-# A tournament: its game, rounds, clock and rated-ness; ``system`` is "swiss" (arenas come later).
+# A tournament: its game, rounds, clock and rated-ness; ``system`` is "swiss" or "arena" (migration
+# 0013 adds the arena's duration and end, and the club).
 tournaments = Table(
     "tournaments",
     metadata,
@@ -49,6 +50,11 @@ tournaments = Table(
     Column("created", String(32), nullable=False),
     Column("started", String(32)),
     Column("ended", String(32)),
+    # An arena's length in minutes (null for a Swiss) and its end (epoch seconds, set at the start).
+    Column("duration", Integer),
+    Column("ends_at", Float),
+    # The club whose tournament this is (null: open to all); no foreign key, clubs come apart.
+    Column("club_id", String(32), index=True),
 )
 
 # The entrants: a person (an account) or a bot (a level), numbered in the order they joined.
@@ -63,6 +69,10 @@ entries = Table(
     # The rating that orders the pairings, read at the start.
     Column("rating", Float),
     Column("joined", Float, nullable=False),
+    # An arena's entrant free for a game since then (epoch seconds); null: playing, or paused.
+    Column("waiting_since", Float),
+    # An arena's entrant who left while it runs: not paired again until they come back.
+    Column("paused", Boolean, nullable=False, default=False, server_default=false()),
     UniqueConstraint("tournament_id", "account_id", name="uq_tournament_entries_account"),
 )
 
@@ -79,4 +89,8 @@ pairings = Table(
     # 1, ½ or 0 for each side once the game is over (a bye: 1 for first, null for second).
     Column("first_points", Float),
     Column("second_points", Float),
+    # An arena's board: when it was paired, and how long each side had waited for it (seconds).
+    Column("paired_at", Float),
+    Column("first_waited", Float),
+    Column("second_waited", Float),
 )

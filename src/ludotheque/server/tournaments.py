@@ -38,7 +38,9 @@ from sqlalchemy import Engine, and_, delete, func, insert, select, update
 from ..core.contract import Game
 from . import tables
 from . import tournament_tables as t
+from .arena import Result, Waiting, arena_standings, game_points, pair_waiting, rematch_due
 from .botratings import bot_rating
+from .clubs import is_member, require_admin
 from .clocks import ClockSpec, Instant
 from .errors import ApiError, quoted
 from .hub import Hub, SeatRequest, game_of
@@ -50,12 +52,16 @@ log = logging.getLogger("ludotheque.server")
 
 STATUSES = ("upcoming", "running", "finished", "cancelled")
 SWEEP_EVERY_S = 5.0
+# Pairing an arena again when another worker paired some of the same entrants meanwhile.
+PAIRING_TRIES = 5
 # A round's board still without its game this long after the pairing gets it from a sweep
 # (its worker died between the two steps).
 MISSING_GAME_S = 30.0
 MAX_ROUNDS = 20
 MAX_ENTRIES = 128
 DEFAULT_ENTRIES = 64
+LIST_LIMIT = 50  # tournaments a list answers unless asked (at most MAX_LIST_LIMIT)
+MAX_LIST_LIMIT = 200
 T, E, P = t.tournaments.c, t.entries.c, t.pairings.c
 
 
@@ -84,8 +90,15 @@ def check_tournament_game(game: Game, rated: bool) -> None:
                        "entrant holds a whole team: practice only)", "bad_request")
 
 
+SYSTEMS = ("swiss", "arena")
+MAX_DURATION = 24 * 60  # an arena's longest, in minutes
+
+
 @dataclass(frozen=True)
 class NewTournament:
+    """A tournament to create: a Swiss of ``rounds`` rounds, or an arena of ``duration`` minutes
+    (``system`` "arena", ``rounds`` 0); ``club``: a club's tournament (docs/tournaments.md)."""
+
     name: str
     game: Game
     rounds: int
@@ -94,6 +107,17 @@ class NewTournament:
     creator: str
     starts_at: float | None
     max_entries: int
+    system: str = "swiss"
+    duration: int | None = None
+    club: str | None = None
+
+
+def entry_allowed(connection: Any, club_id: str | None, account_id: str | None) -> bool:
+    """Whether ``account_id`` (``None``: a bot the creator enters) may enter a tournament of the
+    club ``club_id`` (``None``: open to all): a club's tournament is for its members."""
+    if club_id is None or account_id is None:
+        return True
+    return is_member(connection, club_id, account_id)
 
 
 def _iso_at(epoch: float | None) -> str | None:
@@ -109,12 +133,15 @@ class TournamentStore:
     def create(self, new: NewTournament) -> str:
         tournament_id = secrets.token_urlsafe(9)
         with self.engine.begin() as connection:
+            if new.club is not None:  # a club's tournaments are made by its admins
+                require_admin(connection, new.club, new.creator)
             connection.execute(insert(t.tournaments).values(
-                id=tournament_id, name=new.name, system="swiss", game=new.game.id, variant=new.game.variant,
-                players=new.game.players, rounds=new.rounds,
+                id=tournament_id, name=new.name, system=new.system, game=new.game.id,
+                variant=new.game.variant, players=new.game.players, rounds=new.rounds,
                 clock=json.dumps(new.clock.to_json()) if new.clock else None, rated=new.rated,
                 creator=new.creator, status="upcoming", round=0, starts_at=new.starts_at,
-                max_entries=new.max_entries, created=iso(Instant.now())))
+                max_entries=new.max_entries, created=iso(Instant.now()), duration=new.duration,
+                club_id=new.club))
         return tournament_id
 
     def row(self, tournament_id: str) -> Any:
@@ -152,15 +179,27 @@ class TournamentStore:
                     return before, entries, boards
                 connection.rollback()  # a new snapshot of the database for the next reading
 
-    def add_entry(self, tournament_id: str, account: str | None, level: str | None, name: str) -> int:
-        """Enter a person (``account``) or a bot (``level``) in an upcoming tournament."""
+    def add_entry(self, tournament_id: str, account: str | None, level: str | None, name: str,
+                  rating: float | None = None) -> int:
+        """Enter a person (``account``) or a bot (``level``) in an upcoming tournament, or a
+        running arena (``rating``: theirs now; they wait for a game at once). A person who paused
+        in a running arena comes back instead."""
         with self.engine.begin() as connection:
             row = _locked(connection, tournament_id)
-            if row.status != "upcoming":
+            arena_running = row.system == "arena" and row.status == "running"
+            if row.status != "upcoming" and not arena_running:
                 raise ApiError(409, "the tournament has started: no more entrants", "tournament_started")
-            if account is not None and connection.execute(select(E.entry).where(
-                    E.tournament_id == tournament_id, E.account_id == account)).first() is not None:
-                raise ApiError(409, "you are entered in this tournament already", "already_joined")
+            if not entry_allowed(connection, row.club_id, account):
+                raise ApiError(403, "this tournament is for its club's members", "not_member")
+            now = time.time()
+            if account is not None:
+                known = connection.execute(select(t.entries).where(
+                    E.tournament_id == tournament_id, E.account_id == account)).first()
+                if known is not None and not (arena_running and known.paused):
+                    raise ApiError(409, "you are entered in this tournament already", "already_joined")
+                if known is not None:
+                    _come_back(connection, tournament_id, known.entry, now)
+                    return int(known.entry)
             count, last = connection.execute(select(func.count(), func.max(E.entry)).where(
                 E.tournament_id == tournament_id)).one()
             if count >= row.max_entries:
@@ -168,31 +207,46 @@ class TournamentStore:
             number = (last or 0) + 1
             connection.execute(insert(t.entries).values(
                 tournament_id=tournament_id, entry=number, account_id=account, level=level, name=name,
-                joined=time.time()))
+                joined=now, rating=rating if arena_running else None,
+                waiting_since=now if arena_running else None))
         return number
 
     def remove_entry(self, tournament_id: str, *, account: str | None = None, entry: int | None = None
                      ) -> None:
+        """Take an entrant out of an upcoming tournament; in a running arena, pause them (they
+        keep their games and points, and are paired again if they join again)."""
         with self.engine.begin() as connection:
             row = _locked(connection, tournament_id)
-            if row.status != "upcoming":
-                raise ApiError(409, "the tournament has started: entrants stay", "tournament_started")
             which = E.account_id == account if entry is None else E.entry == entry
-            done = connection.execute(delete(t.entries).where(E.tournament_id == tournament_id, which))
+            if row.system == "arena" and row.status == "running":
+                done = connection.execute(update(t.entries).where(
+                    E.tournament_id == tournament_id, which, E.paused.is_(False)).values(
+                    paused=True, waiting_since=None))
+            elif row.status != "upcoming":
+                raise ApiError(409, "the tournament has started: entrants stay", "tournament_started")
+            else:
+                done = connection.execute(delete(t.entries).where(E.tournament_id == tournament_id, which))
             if not done.rowcount:
                 raise ApiError(404, "no such entrant in this tournament", "not_found")
 
     def begin(self, tournament_id: str, ratings: dict[int, float]) -> bool:
-        """Mark an upcoming tournament running, its entrants' ratings fixed; whether this call did."""
+        """Mark an upcoming tournament running, its entrants' ratings fixed (an arena: its end
+        set, every entrant waiting for a game); whether this call did."""
         with self.engine.begin() as connection:
+            row = _locked(connection, tournament_id)
+            now = time.time()
+            ends_at = now + 60.0 * row.duration if row.system == "arena" and row.duration else None
             done = connection.execute(update(t.tournaments).where(
                 T.id == tournament_id, T.status == "upcoming").values(
-                status="running", started=iso(Instant.now())))
+                status="running", started=iso(Instant.now()), ends_at=ends_at))
             if not done.rowcount:
                 return False
             for entry, rating in ratings.items():
                 connection.execute(update(t.entries).where(
                     E.tournament_id == tournament_id, E.entry == entry).values(rating=rating))
+            if row.system == "arena":  # everyone, even whoever joined since the ratings were read
+                connection.execute(update(t.entries).where(E.tournament_id == tournament_id).values(
+                    waiting_since=now))
         return True
 
     def cancel(self, tournament_id: str) -> None:
@@ -228,7 +282,8 @@ class TournamentStore:
             return connection.execute(select(t.pairings).where(P.game_id == game_id)).first()
 
     def record(self, game_id: str, first_points: float, second_points: float) -> str | None:
-        """Score the board of ``game_id`` once; the tournament's id when this call did."""
+        """Score the board of ``game_id`` once (in an arena, its two sides wait for their next
+        game from now, unless paused); the tournament's id when this call did."""
         with self.engine.begin() as connection:
             board = connection.execute(select(t.pairings).where(P.game_id == game_id)).first()
             if board is None:
@@ -236,6 +291,10 @@ class TournamentStore:
             done = connection.execute(update(t.pairings).where(
                 P.tournament_id == board.tournament_id, P.round == board.round, P.board == board.board,
                 P.first_points.is_(None)).values(first_points=first_points, second_points=second_points))
+            if done.rowcount and board.paired_at is not None:  # an arena's board
+                connection.execute(update(t.entries).where(
+                    E.tournament_id == board.tournament_id, E.entry.in_([board.first, board.second]),
+                    E.paused.is_(False), E.waiting_since.is_(None)).values(waiting_since=time.time()))
         return board.tournament_id if done.rowcount else None
 
     def finish(self, tournament_id: str, rounds: int) -> bool:
@@ -245,12 +304,18 @@ class TournamentStore:
                 status="finished", ended=iso(Instant.now())))
         return bool(done.rowcount)
 
-    def listing(self, status: str | None) -> list[dict[str, Any]]:
+    def listing(self, status: str | None, system: str | None = None, club: str | None = None,
+                limit: int = LIST_LIMIT, offset: int = 0) -> list[dict[str, Any]]:
+        """A page of tournaments, newest first: ``limit`` of them after the first ``offset``."""
         query = select(t.tournaments, func.count(E.entry).label("entrants")).select_from(
             t.tournaments.outerjoin(t.entries, E.tournament_id == T.id)).group_by(T.id)
         if status is not None:
             query = query.where(T.status == status)
-        query = query.order_by(T.created.desc(), T.id)
+        if system is not None:
+            query = query.where(T.system == system)
+        if club is not None:
+            query = query.where(T.club_id == club)
+        query = query.order_by(T.created.desc(), T.id).limit(limit).offset(offset)
         with self.engine.connect() as connection:
             rows = connection.execute(query).all()
             creators = _names(connection, {row.creator for row in rows if row.creator})
@@ -270,24 +335,123 @@ class TournamentStore:
                 t.pairings.join(t.tournaments, T.id == P.tournament_id).join(tables.games, g.id == P.game_id))
                 .where(T.status == "running", P.first_points.is_(None), g.status == "over")).scalars())
 
-    def running_ids(self) -> list[str]:
-        """The tournaments being played."""
+    def running_ids(self) -> list[tuple[str, str]]:
+        """The tournaments being played, and their systems."""
         with self.engine.connect() as connection:
-            return list(connection.execute(select(T.id).where(T.status == "running")).scalars())
+            return [(row.id, row.system) for row in connection.execute(
+                select(T.id, T.system).where(T.status == "running"))]
 
     def waiting_for_games(self, before: float) -> list[str]:
         """Running tournaments with a board of the current round still without its game."""
         with self.engine.connect() as connection:
             return list(connection.execute(select(T.id).distinct().select_from(
                 t.pairings.join(t.tournaments, and_(T.id == P.tournament_id, T.round == P.round)))
-                .where(T.status == "running", P.game_id.is_(None), P.second.is_not(None),
-                       T.paired_at < before)).scalars())
+                .where(T.status == "running", T.system == "swiss", P.game_id.is_(None),
+                       P.second.is_not(None), T.paired_at < before)).scalars())
 
     def names(self, accounts: set[str]) -> dict[str, tuple[str, bool]]:
         with self.engine.connect() as connection:
             a = tables.accounts.c
             rows = connection.execute(select(a.id, a.name, a.is_guest).where(a.id.in_(accounts))).all()
         return {row.id: (row.name, bool(row.is_guest)) for row in rows}
+
+    # -- arenas --------------------------------------------------------------------------------------
+    def pair_arena(self, tournament_id: str, now: float) -> tuple[list[Any], float | None]:
+        """Pair the arena's waiting entrants now (``arena.pair_waiting``), unless it is over or
+        not running; the new boards, and when to try again if two who just met wait alone.
+        Under the tournament row's lock (several workers pair one
+        at a time, as ``seeks.match_or_add`` does for seeks); the conditional updates of the
+        entrants make a second pairing of the same entrant impossible even without it (SQLite)."""
+        with self.engine.begin() as connection:
+            row = _locked(connection, tournament_id)
+            if row.system != "arena" or row.status != "running" or (row.ends_at or 0.0) <= now:
+                return [], None
+            entries = list(connection.execute(
+                select(t.entries).where(E.tournament_id == tournament_id)).all())
+            boards = list(connection.execute(select(t.pairings).where(P.tournament_id == tournament_id)
+                                             .order_by(P.round, P.board)).all())
+            pool = waiting_pool(entries, boards)
+            pairs = pair_waiting(pool, now) if len(pool) >= 2 else []
+            if not pairs:
+                return [], rematch_due(pool, now)
+            since = {w.entry: w.since for w in pool}
+            number = row.round + 1
+            for first, second in pairs:
+                taken = connection.execute(update(t.entries).where(
+                    E.tournament_id == tournament_id, E.entry.in_([first, second]),
+                    E.waiting_since.is_not(None)).values(waiting_since=None))
+                if taken.rowcount != 2:
+                    raise ApiError(409, "the arena was paired meanwhile: try again", "stale_pairing")
+            connection.execute(update(t.tournaments).where(T.id == tournament_id).values(
+                round=number, paired_at=now))
+            for board, (first, second) in enumerate(pairs, start=1):
+                connection.execute(insert(t.pairings).values(
+                    tournament_id=tournament_id, round=number, board=board, first=first, second=second,
+                    paired_at=now, first_waited=max(0.0, now - since[first]),
+                    second_waited=max(0.0, now - since[second])))
+            paired = {entry for pair in pairs for entry in pair}
+            retry = rematch_due([w for w in pool if w.entry not in paired], now)
+            return list(connection.execute(select(t.pairings).where(
+                P.tournament_id == tournament_id, P.round == number).order_by(P.board)).all()), retry
+
+    def finish_arena(self, tournament_id: str, now: float) -> bool:
+        """End a running arena whose time is up once its last game is scored; whether this call did."""
+        unscored = select(P.game_id).where(P.tournament_id == tournament_id, P.first_points.is_(None),
+                                           P.second.is_not(None)).exists()
+        with self.engine.begin() as connection:
+            done = connection.execute(update(t.tournaments).where(
+                T.id == tournament_id, T.system == "arena", T.status == "running", T.ends_at <= now,
+                ~unscored).values(status="finished", ended=iso(Instant.now())))
+            if done.rowcount:
+                connection.execute(update(t.entries).where(E.tournament_id == tournament_id)
+                                   .values(waiting_since=None))
+        return bool(done.rowcount)
+
+    def boards_without_games(self, tournament_id: str, before: float) -> list[Any]:
+        """An arena's boards paired before ``before`` still without their game (their worker
+        died between the pairing and the game)."""
+        with self.engine.connect() as connection:
+            return list(connection.execute(select(t.pairings).where(
+                P.tournament_id == tournament_id, P.game_id.is_(None), P.second.is_not(None),
+                P.first_points.is_(None), P.paired_at < before)).all())
+
+    def next_deadline(self, now: float) -> float | None:
+        """The soonest scheduled start or arena end after ``now`` (epoch seconds), for the sweep."""
+        with self.engine.connect() as connection:
+            start = connection.execute(select(func.min(T.starts_at)).where(
+                T.status == "upcoming", T.starts_at > now)).scalar()
+            end = connection.execute(select(func.min(T.ends_at)).where(
+                T.status == "running", T.ends_at > now)).scalar()
+        found = [moment for moment in (start, end) if moment is not None]
+        return min(found) if found else None
+
+
+def waiting_pool(entries: Sequence[Any], boards: Sequence[Any]) -> list[Waiting]:
+    """An arena's entrants waiting for a game, with their points, last opponent and seats."""
+    points = {e.entry: 0 for e in entries}
+    last: dict[int, int] = {}
+    balance = {e.entry: 0 for e in entries}
+    for b in boards:  # in the order they were paired
+        if b.second is None:
+            continue
+        last[b.first], last[b.second] = b.second, b.first
+        balance[b.first] += 1
+        balance[b.second] -= 1
+        if b.first_points is not None:
+            points[b.first] += game_points(b.first_points)
+            points[b.second] += game_points(b.second_points or 0.0)
+    return [Waiting(e.entry, points[e.entry], e.rating if e.rating is not None else NEW_RATING,
+                    e.waiting_since, last.get(e.entry), e.level is not None, balance[e.entry])
+            for e in entries if e.waiting_since is not None and not e.paused]
+
+
+def _come_back(connection: Any, tournament_id: str, entry: int, now: float) -> None:
+    """A paused arena entrant joins again: they wait for a game, unless one of theirs still runs."""
+    playing = connection.execute(select(P.board).where(
+        P.tournament_id == tournament_id, P.first_points.is_(None), P.second.is_not(None),
+        (P.first == entry) | (P.second == entry))).first()
+    connection.execute(update(t.entries).where(E.tournament_id == tournament_id, E.entry == entry).values(
+        paused=False, waiting_since=None if playing else now))
 
 
 def _locked(connection: Any, tournament_id: str) -> Any:
@@ -312,7 +476,8 @@ def summary(row: Any, creator: str | None) -> dict[str, Any]:
             "clock": json.loads(row.clock) if row.clock else None, "rated": bool(row.rated),
             "status": row.status, "creator": creator, "starts_at": _iso_at(row.starts_at),
             "max_entries": row.max_entries, "created": row.created, "started": row.started,
-            "ended": row.ended}
+            "ended": row.ended, "duration": row.duration, "ends_at": _iso_at(row.ends_at),
+            "club": row.club_id}
 
 
 def outcomes(boards: Sequence[Any]) -> list[Outcome]:
@@ -366,12 +531,31 @@ class Tournaments:
         return result
 
     async def join(self, tournament_id: str, account: str, name: str) -> int:
-        result: int = await self._run(self.store.add_entry, tournament_id, account, None, name)
-        return result
+        """Enter ``account``; in a running arena they are rated now and paired at once."""
+        return await self._enter(tournament_id, account, None, name)
 
     async def add_bot(self, tournament_id: str, level: str) -> int:
-        result: int = await self._run(self.store.add_entry, tournament_id, None, level, f"bot:{level}")
-        return result
+        return await self._enter(tournament_id, None, level, f"bot:{level}")
+
+    async def _enter(self, tournament_id: str, account: str | None, level: str | None, name: str) -> int:
+        row = await self._run(self.store.row, tournament_id)
+        rating = None
+        if row.system == "arena" and row.status == "running":
+            game = game_of(row.game, row.variant, row.players)
+            rating = await self._run(self._rating_of, game, account, level)
+        number: int = await self._run(self.store.add_entry, tournament_id, account, level, name, rating)
+        if row.system == "arena":
+            await self.pair_arena(tournament_id)
+        return number
+
+    def _rating_of(self, game: Game, account: str | None, level: str | None) -> float:
+        """One entrant's rating now (as ``_ratings`` reads them at the start)."""
+        if level is not None:
+            known_level = bot_rating(game.id, game.players, level)
+            return float(known_level) if known_level is not None else NEW_RATING
+        category = category_of(game.id, game.players, against_bots=False)
+        known = self.hub.ratings.current([account] if account else [], category).get(account or "")
+        return known.rating if known is not None else NEW_RATING
 
     async def leave(self, tournament_id: str, *, account: str | None = None, entry: int | None = None
                     ) -> None:
@@ -384,6 +568,12 @@ class Tournaments:
             if row.status != "upcoming":
                 raise ApiError(409, "the tournament has started already", "tournament_started")
             entries = await self._run(self.store.entries, tournament_id)
+            if row.system == "arena":  # any field: people may join while it runs
+                game = game_of(row.game, row.variant, row.players)
+                ratings = await self._run(self._ratings, game, entries)
+                if await self._run(self.store.begin, tournament_id, ratings):
+                    await self._pair_arena(tournament_id)
+                return
             if not await asyncio.to_thread(schedule_possible, len(entries), row.rounds):
                 least = next(n for n in range(2, MAX_ENTRIES + 2) if max_rounds(n) >= row.rounds)
                 message = (f"{len(entries)} entrants cannot play {row.rounds} rounds without a rematch: "
@@ -416,6 +606,10 @@ class Tournaments:
         if board is None:
             return  # not a tournament's game
         await self._score(game_id)
+        if board.paired_at is not None:  # an arena's: its two sides are free again
+            await self.pair_arena(board.tournament_id)
+            await self._run(self.store.finish_arena, board.tournament_id, time.time())
+            return
         async with self._lock(board.tournament_id):
             await self._advance(board.tournament_id)
 
@@ -438,7 +632,7 @@ class Tournaments:
         tournament's lock."""
         while True:
             row = await self._run(self.store.row, tournament_id)
-            if row.status != "running":
+            if row.status != "running" or row.system != "swiss":
                 return
             boards = await self._run(self.store.pairings, tournament_id)
             current = [b for b in boards if b.round == row.round]
@@ -454,16 +648,54 @@ class Tournaments:
                 return  # another worker paired it
             await self._create_games(tournament_id)  # then the loop: a round of byes only is over
 
-    async def _create_games(self, tournament_id: str) -> None:
-        """Create the games of the current round's boards that have none yet."""
+    # -- arenas --------------------------------------------------------------------------------------
+    async def pair_arena(self, tournament_id: str) -> None:
+        """Pair the arena's waiting entrants now and start their games (nothing once it ended)."""
+        async with self._lock(tournament_id):
+            await self._pair_arena(tournament_id)
+
+    async def _pair_arena(self, tournament_id: str) -> None:
+        """``pair_arena`` under the tournament's lock (this worker's; the row lock is the others')."""
+        for _ in range(PAIRING_TRIES):
+            try:
+                boards, retry = await self._run(self.store.pair_arena, tournament_id, time.time())
+            except ApiError as error:
+                if error.code != "stale_pairing":
+                    raise
+                continue
+            if retry is not None:
+                self.hub.background.spawn(self._pair_later(tournament_id, retry))
+            if boards:
+                await self._create_games(tournament_id, boards)
+            return
+
+    async def _pair_later(self, tournament_id: str, moment: float) -> None:
+        """Pair the arena again at ``moment`` (two who just met may meet again then)."""
+        await asyncio.sleep(max(0.0, moment - time.time()) + 0.01)
+        await self.pair_arena(tournament_id)
+
+    async def _sweep_arena(self, tournament_id: str) -> None:
+        """An arena's safety net: games its boards lack, waiting entrants nobody paired, its end."""
+        async with self._lock(tournament_id):
+            missing = await self._run(self.store.boards_without_games, tournament_id,
+                                      time.time() - MISSING_GAME_S)
+            if missing:
+                await self._create_games(tournament_id, missing)
+            await self._pair_arena(tournament_id)
+        await self._run(self.store.finish_arena, tournament_id, time.time())
+
+    async def _create_games(self, tournament_id: str, only: Sequence[Any] | None = None) -> None:
+        """Create the games of the current round's boards (or of the boards ``only``) that have
+        none yet."""
         row = await self._run(self.store.row, tournament_id)
         game = game_of(row.game, row.variant, row.players)
         clock = ClockSpec.from_json(json.loads(row.clock)) if row.clock else None
         entries = {e.entry: e for e in await self._run(self.store.entries, tournament_id)}
         first_side, second_side = two_sides(game)
-        boards = await self._run(self.store.pairings, tournament_id)
+        boards = only if only is not None else await self._run(self.store.pairings, tournament_id)
         for board in boards:
-            if board.round != row.round or board.second is None or board.game_id is not None:
+            elsewhere = only is None and board.round != row.round
+            if board.second is None or board.game_id is not None or elsewhere:
                 continue
             holder = {seat: entries[board.first] for seat in first_side}
             holder.update({seat: entries[board.second] for seat in second_side})
@@ -481,7 +713,17 @@ class Tournaments:
             accounts = [e.account_id for e in {board.first: entries[board.first],
                                                board.second: entries[board.second]}.values() if e.account_id]
             if accounts:
-                self.hub.tell_matched(session, accounts)
+                self._tell_ready(session, accounts, tournament_id)
+
+    def _tell_ready(self, session: Any, accounts: list[str], tournament_id: str) -> None:
+        """"Your game is ready": the seekers' message (``Notices.tell_matched``) with the
+        tournament's id, and the live counts."""
+        notices = self.hub.notices
+        for account in accounts:
+            self.hub.background.spawn(notices.tell(account, {
+                "type": "matched", "game": session.meta.id, "name": session.meta.game.id,
+                "tournament": tournament_id}))
+        self.hub.background.spawn(notices.tell_turns(set(accounts)))
 
     # -- the safety net ------------------------------------------------------------------------------
     async def sweep(self) -> None:
@@ -499,7 +741,10 @@ class Tournaments:
         # A round whose boards were all scored by a call that stopped before pairing the next one
         # (a worker killed between the two): pair it now. Under the lock, so that this waits for
         # a call still pairing rather than reading its round half done.
-        for tournament_id in await self._run(self.store.running_ids):
+        for tournament_id, system in await self._run(self.store.running_ids):
+            if system == "arena":
+                await self._sweep_arena(tournament_id)
+                continue
             async with self._lock(tournament_id):
                 await self._advance(tournament_id)
         for tournament_id in await self._run(self.store.waiting_for_games, time.time() - MISSING_GAME_S):
@@ -507,12 +752,18 @@ class Tournaments:
                 await self._create_games(tournament_id)
 
     async def sweep_forever(self) -> None:
+        """Sweep every ``SWEEP_EVERY_S``, and at the moment a scheduled start or an arena's end
+        comes (every worker does: whichever is alive starts a tournament on time)."""
         while True:
+            pause = SWEEP_EVERY_S
             try:
                 await self.sweep()
+                deadline = await self._run(self.store.next_deadline, time.time())
+                if deadline is not None:
+                    pause = min(pause, max(0.05, deadline - time.time() + 0.01))
             except Exception:  # the database may be away for a while: try again later
                 log.warning("the tournaments' sweep failed", exc_info=True)
-            await asyncio.sleep(SWEEP_EVERY_S)
+            await asyncio.sleep(pause)
 
     # -- documents -----------------------------------------------------------------------------------
     async def document(self, tournament_id: str) -> dict[str, Any]:
@@ -529,32 +780,73 @@ def _seat_request(entry: Any) -> SeatRequest:
 
 
 def tournament_document(row: Any, entries: Sequence[Any], boards: Sequence[Any],
-                        names: dict[str, tuple[str, bool]]) -> dict[str, Any]:
-    """The tournament as ``GET /api/tournaments/{id}`` shows it."""
+                        names: dict[str, tuple[str, bool]], now: float | None = None) -> dict[str, Any]:
+    """The tournament as ``GET /api/tournaments/{id}`` shows it (``now``: for an arena's time left)."""
     def person(entry: Any) -> dict[str, Any]:
         name, guest = names.get(entry.account_id or "", (entry.name, True))
-        return {"entry": entry.entry, "name": name, "player": None if guest else name, "bot": entry.level,
-                "rating": round(entry.rating) if entry.rating is not None else None}
+        shown = {"entry": entry.entry, "name": name, "player": None if guest else name, "bot": entry.level,
+                 "rating": round(entry.rating) if entry.rating is not None else None}
+        if row.system == "arena":
+            shown.update(waiting=entry.waiting_since is not None and not entry.paused,
+                         paused=bool(entry.paused))
+        return shown
 
-    ordered = sorted(entries, key=lambda e: (-(e.rating if e.rating is not None else NEW_RATING), e.entry))
     people = {e.entry: person(e) for e in entries}
-    rows = standings([e.entry for e in ordered], outcomes(boards))
-    table = [{"rank": rank, **people[r.entry], "score": r.score, "buchholz": r.buchholz,
-              "sonneborn_berger": r.sonneborn_berger, "games": r.games, "byes": r.byes}
-             for rank, r in enumerate(rows, start=1)]
+    if row.system == "arena":
+        table = _arena_table(entries, boards, people)
+    else:
+        table = _swiss_table(entries, boards, people)
     rounds: dict[int, list[dict[str, Any]]] = {}
     for b in boards:
-        result = None
-        if b.second is None:
-            result = "bye"
-        elif b.first_points is not None:
-            result = f"{points_text(b.first_points)}-{points_text(b.second_points)}"
-        rounds.setdefault(b.round, []).append({
-            "board": b.board, "first": b.first, "second": b.second, "game": b.game_id,
-            "first_points": b.first_points, "second_points": b.second_points, "result": result})
+        rounds.setdefault(b.round, []).append(_board(b))
     creator = names.get(row.creator, (None, True))[0] if row.creator else None
-    return {**summary(row, creator), "entries": [people[e.entry] for e in entries], "standings": table,
-            "pairings": [{"round": number, "boards": listed} for number, listed in sorted(rounds.items())]}
+    listed_rounds = [{"round": number, "boards": listed} for number, listed in sorted(rounds.items())]
+    document = {**summary(row, creator), "entries": [people[e.entry] for e in entries], "standings": table,
+                "pairings": listed_rounds,
+                "winner": table[0] if row.status == "finished" and table else None}
+    if row.system == "arena":
+        moment = time.time() if now is None else now
+        left = max(0.0, row.ends_at - moment) if row.ends_at is not None and row.status == "running" else None
+        document.update(
+            seconds_left=None if left is None else round(left, 1),
+            playing=[_board(b) for b in boards if b.second is not None and b.first_points is None],
+            waiting=[e.entry for e in entries if e.waiting_since is not None and not e.paused
+                     and row.status == "running"])
+    return document
+
+
+def _board(b: Any) -> dict[str, Any]:
+    """One board of the document: its sides, game and result (an arena's: when, and the waits)."""
+    result = None
+    if b.second is None:
+        result = "bye"
+    elif b.first_points is not None:
+        result = f"{points_text(b.first_points)}-{points_text(b.second_points)}"
+    shown = {"board": b.board, "first": b.first, "second": b.second, "game": b.game_id,
+             "first_points": b.first_points, "second_points": b.second_points, "result": result}
+    if b.paired_at is not None:
+        shown.update(round=b.round, paired_at=_iso_at(b.paired_at),
+                     waited=[round(b.first_waited or 0.0, 2), round(b.second_waited or 0.0, 2)])
+    return shown
+
+
+def _swiss_table(entries: Sequence[Any], boards: Sequence[Any], people: dict[int, dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+    ordered = sorted(entries, key=lambda e: (-(e.rating if e.rating is not None else NEW_RATING), e.entry))
+    rows = standings([e.entry for e in ordered], outcomes(boards))
+    return [{"rank": rank, **people[r.entry], "score": r.score, "buchholz": r.buchholz,
+             "sonneborn_berger": r.sonneborn_berger, "games": r.games, "byes": r.byes}
+            for rank, r in enumerate(rows, start=1)]
+
+
+def _arena_table(entries: Sequence[Any], boards: Sequence[Any], people: dict[int, dict[str, Any]]
+                 ) -> list[dict[str, Any]]:
+    ratings = {e.entry: e.rating if e.rating is not None else NEW_RATING for e in entries}
+    results = [Result(b.first, b.second, b.first_points, b.second_points or 0.0)
+               for b in boards if b.second is not None and b.first_points is not None]
+    return [{"rank": rank, **people[r.entry], "score": r.points, "performance": r.performance,
+             "games": r.games, "wins": r.wins, "draws": r.draws, "losses": r.losses}
+            for rank, r in enumerate(arena_standings(ratings, results), start=1)]
 
 
 @contextlib.asynccontextmanager

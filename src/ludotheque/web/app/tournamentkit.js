@@ -1,11 +1,16 @@
 /**
  * What the tournament pages (`/tournaments`, `/tournaments/<id>`) and the lobby's "Tournaments"
- * section share: the API's paths, a tournament's one-line description, points written as people
- * write them (½), and the entrants' names.
+ * section share: the API's paths, a tournament's one-line description (a Swiss's rounds, an
+ * arena's minutes), points written as people write them (½), the entrants' names, and the words
+ * of the tournaments (`texts-tournaments.json`, added here so that every page importing this
+ * module has them).
  */
 
 import { timeControlText } from "./clock.js";
-import { gameWord, nameOf, pick, plural } from "./i18n.js";
+import { addWords, gameWord, nameOf, pick, plural } from "./i18n.js";
+import WORDS from "./texts-tournaments.json" with { type: "json" };
+
+addWords(WORDS);
 
 export const tournamentsPath = "/api/tournaments";
 export const tournamentPath = (id) => `${tournamentsPath}/${encodeURIComponent(id)}`;
@@ -31,9 +36,13 @@ export function pointsWords(lang, points) {
   return plural(lang, "tournament.points", { n: Number(points) || 0 }).replace(/\d+(?:[.,]\d+)?/, pointsText(points));
 }
 
+/** Whether `tournament` (a document or a list's summary) is an arena. */
+export const isArena = (tournament) => tournament?.system === "arena";
+
 /**
- * A tournament's facts in one line: the game, its variant, players, rounds, clock, rated or
- * practice ("Pylos · standard · 2 players · 3 rounds · 10 min + 5 s per move · rated").
+ * A tournament's facts in one line: the game, its variant, players, rounds (an arena: its
+ * minutes), clock, rated or practice, a club's
+ * ("Pylos · standard · 2 players · 3 rounds · 10 min + 5 s per move · rated").
  */
 export function tournamentLine(tournament, catalog, t, lang) {
   const entry = factsOf(catalog, tournament.game);
@@ -41,10 +50,21 @@ export function tournamentLine(tournament, catalog, t, lang) {
     entry ? pick(entry.title, lang) : tournament.game,
     gameWord(entry, "variant", tournament.variant, lang),
     t("lobby.players", { n: tournament.players }),
-    plural(lang, "tournament.roundCount", { n: tournament.rounds }),
+    isArena(tournament) ? plural(lang, "arena.duration", { n: tournament.duration ?? 0 })
+      : plural(lang, "tournament.roundCount", { n: tournament.rounds }),
     timeControlText(tournament.clock, t) ?? t("game.noClock"),
     t(tournament.rated ? "lobby.rated" : "tournaments.practice"),
-  ].join(" · ");
+    tournament.club ? t("arena.club") : null,
+  ].filter(Boolean).join(" · ");
+}
+
+/** A time left as a clock shows it: "9:05", "1:02:03". */
+export function timeLeftText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
 /** An entrant's name as the pages show it: a bot's level, a guest marked, the person marked "you". */

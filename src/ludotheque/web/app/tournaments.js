@@ -1,15 +1,17 @@
 /**
- * The tournaments (`/tournaments`): running, upcoming and finished ones (`GET /api/tournaments`),
- * refreshed every few seconds, and the form that creates one (a signed-in player's: game,
- * variant, players, rounds, entrants at most, clock, rated or practice, start time or none), which
- * then opens the new tournament's page.
+ * The tournaments (`/tournaments`): running, upcoming and finished ones, Swiss and arenas
+ * (`GET /api/tournaments`), refreshed every few seconds, and the form that creates one (a
+ * signed-in player's: game, variant, players, a Swiss's rounds or an arena's minutes, entrants at
+ * most, clock, rated or practice, start time or none), which then opens the new tournament's page.
  */
 
 import { api } from "./api.js";
 import { el } from "./dom.js";
 import { currentLanguage, errorText, gameWord, pick, plural, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
-import { factsOf, STATUSES, tournamentLine, tournamentPage, tournamentsPath, when } from "./tournamentkit.js";
+import {
+  factsOf, isArena, STATUSES, tournamentLine, tournamentPage, tournamentsPath, when,
+} from "./tournamentkit.js";
 
 const lang = currentLanguage();
 const t = translatePage(lang);
@@ -57,7 +59,8 @@ function fill(list, tournaments) {
   }
   list.replaceChildren(...tournaments.map((tournament) => {
     const entry = factsOf(catalog, tournament.game);
-    return el("li", { "data-tournament": tournament.id, "data-status": tournament.status },
+    return el("li", { "data-tournament": tournament.id, "data-status": tournament.status,
+      "data-system": tournament.system },
       el("img", { src: entry?.picture ?? "/static/img/logo.svg", alt: "", width: 40, height: 30 }),
       el("span", { class: "what" },
         el("a", { href: tournamentPage(tournament.id), class: "tournament-name" }, tournament.name),
@@ -68,6 +71,9 @@ function fill(list, tournaments) {
 
 function momentWords(tournament) {
   const entrants = plural(lang, "tournament.entrantCount", { n: tournament.entrants ?? 0 });
+  if (tournament.status === "running" && isArena(tournament)) {
+    return `${entrants} · ${t("arena.endsAt", { when: when(tournament.ends_at, lang) })}`;
+  }
   if (tournament.status === "running") return `${entrants} · ${t("tournament.round", { n: tournament.round })}`;
   if (tournament.status === "finished" && tournament.ended) {
     return `${entrants} · ${t("tournament.finishedOn", { when: when(tournament.ended, lang) })}`;
@@ -84,7 +90,8 @@ function wireForm() {
   if (catalog.length > 0) {
     select.replaceChildren(...catalog.map((entry) => el("option", { value: entry.id }, pick(entry.title, lang))));
   }
-  const asked = new URLSearchParams(location.search).get("game") ?? "pylos";
+  // `?game=<id>` chooses the game; else the lobby's default (the server names it), else the first.
+  const asked = new URLSearchParams(location.search).get("game") ?? select.dataset.default;
   if ([...select.options].some((option) => option.value === asked)) select.value = asked;
   select.addEventListener("change", fillGameOptions);
   fillGameOptions();
@@ -94,6 +101,16 @@ function wireForm() {
   };
   for (const radio of form.querySelectorAll('input[name="clock"]')) radio.addEventListener("change", showClockDetails);
   showClockDetails();
+  // A Swiss's rounds or an arena's minutes: the other field is hidden and not sent.
+  const showSystemDetails = () => {
+    const chosen = form.elements.system.value;
+    for (const details of form.querySelectorAll(".system-details")) {
+      details.hidden = details.dataset.for !== chosen;
+      details.querySelector("input").disabled = details.hidden;
+    }
+  };
+  for (const radio of form.querySelectorAll('input[name="system"]')) radio.addEventListener("change", showSystemDetails);
+  showSystemDetails();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]");
@@ -129,11 +146,14 @@ function readClock(form) {
 
 /** The body of `POST /api/tournaments`; the start time is the browser's local time, sent in UTC. */
 function readForm(form) {
+  const system = form.elements.system.value;
   const body = {
+    system,
     game: form.elements.game.value,
     variant: form.elements.variant.value,
     players: Number(form.elements.players.value),
-    rounds: Number(form.elements.rounds.value),
+    ...(system === "arena" ? { duration: Number(form.elements.duration.value) }
+      : { rounds: Number(form.elements.rounds.value) }),
     max_entries: Number(form.elements.max_entries.value),
     clock: readClock(form),
     rated: form.elements.rated.checked,
