@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -183,6 +183,13 @@ class PlyAnalysis:
         data["line"] = list(self.line)
         return data
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlyAnalysis:
+        """The entry :meth:`to_json` wrote (``KeyError``, ``TypeError``: not one)."""
+        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        known["line"] = tuple(str(move) for move in data.get("line") or ())
+        return cls(**known)
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -241,9 +248,25 @@ class Analysis:
             "thresholds": self.thresholds.to_json(),
             "seed": self.seed,
             "winners": list(self.winners),
+            "teams": [list(team) for team in self.teams],
+            "final": self.final,
             "plies": [entry.to_json() for entry in self.plies],
             "summary": {str(k): v for k, v in self.summary().items()},
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Analysis:
+        """The analysis :meth:`to_json` wrote (a stored one: the server keeps them as JSON)."""
+        perspective = data.get("perspective")
+        return cls(
+            game=str(data["game"]), variant=str(data["variant"]), players=int(data["players"]),
+            teams=tuple(tuple(int(p) for p in team) for team in data["teams"]),
+            perspective=perspective if perspective in (None, SPECTATOR) else int(perspective),
+            engine=str(data["engine"]), budget=Budget(**data["budget"]),
+            thresholds=Thresholds(**{name: float(data["thresholds"][name]) for name in MARKS}),
+            seed=int(data["seed"]), plies=tuple(PlyAnalysis.from_json(entry) for entry in data["plies"]),
+            winners=tuple(int(p) for p in data.get("winners", ())), final=float(data.get("final", 0.0)),
+        )
 
     def svg(self, lang: str = "en", *, width: int = 640, height: int = 240) -> str:
         """The evaluation over the game as a small SVG document (see :func:`chart_svg`)."""
@@ -411,6 +434,42 @@ def seed_for(seed: int, ply: int, salt: int) -> int:
 
 
 # -- the analysis -----------------------------------------------------------------------------------
+def finished_states(record: Record) -> tuple[list[State], tuple[Player, ...]]:
+    """Every state of the finished game ``record`` and its winners. A game is finished when its
+    last position is over, or when the record has a result although the position goes on (a
+    resignation, a flag fallen, a draw agreed: the server's games end so too). Raises
+    ``ValueError`` otherwise, and for a record that does not replay (``RecordError``)."""
+    states = replay(record)
+    final = states[-1]
+    if final.is_over:
+        return states, tuple(final.result().winners)
+    if record.result is not None:
+        return states, tuple(record.result.winners)
+    raise ValueError(f"{record.game}: the game is not over ({len(record.moves)} moves played): "
+                     "only a finished game can be analysed")
+
+
+def check_perspective(game: Game, perspective: Perspective) -> None:
+    """Raise ``ValueError`` unless ``perspective`` is ``None``, ``"spectator"`` or a seat of ``game``."""
+    if perspective is not None and perspective != SPECTATOR and (
+            isinstance(perspective, bool) or not isinstance(perspective, int)
+            or not 0 <= perspective < game.players):
+        raise ValueError(f"{game.id}: unknown perspective {perspective!r}: a seat "
+                         f"0…{game.players - 1} or {SPECTATOR!r}")
+
+
+def plies_to_analyse(record: Record, perspective: Perspective = None) -> list[int]:
+    """The plies an analysis of ``record`` from ``perspective`` searches (every ply, or only one
+    seat's); raises ``ValueError`` as :func:`analyse` does."""
+    states, _ = finished_states(record)
+    check_perspective(states[0].game, perspective)
+    return [ply for ply in range(len(record.moves)) if _wanted(states[ply], perspective)]
+
+
+def _wanted(before: State, perspective: Perspective) -> bool:
+    return perspective in (None, SPECTATOR) or before.to_move == perspective
+
+
 def analyse(
     record: Record,
     *,
@@ -428,36 +487,57 @@ def analyse(
     moves, by what it knew) or ``"spectator"`` (the true states); ``progress(done, total)`` is
     told after each ply; ``engine`` ``"kernel"`` or ``"plain"`` forces one (default: the kernel
     where it runs). Raises ``ValueError`` for a game not over, a record that does not replay
-    (``RecordError``) or a bad perspective."""
-    states = replay(record)
+    (``RecordError``) or a bad perspective.
+
+    It is :func:`analyse_plies` of every ply then :func:`assemble`: each ply's search is seeded
+    from the ply alone, so an analysis made in parts (the server's, in its worker processes)
+    is this one."""
+    states, _ = finished_states(record)
+    check_perspective(states[0].game, perspective)
+    plies = [ply for ply in range(len(record.moves)) if _wanted(states[ply], perspective)]
+    name, entries = analyse_plies(record, plies, budget=budget, perspective=perspective, progress=progress,
+                                  seed=seed, engine=engine, thresholds=thresholds, states=states)
+    return assemble(record, entries, engine=name, budget=budget, perspective=perspective, seed=seed,
+                    thresholds=thresholds)
+
+
+def analyse_plies(
+    record: Record,
+    plies: Sequence[int],
+    *,
+    budget: Budget | None = None,
+    perspective: Perspective = None,
+    progress: Progress | None = None,
+    seed: int = 0,
+    engine: str | None = None,
+    thresholds: Thresholds | None = None,
+    states: Sequence[State] | None = None,
+) -> tuple[str, list[PlyAnalysis]]:
+    """The searcher's name and the entries of ``plies`` (indices of ``record.moves``) of the
+    analysis of ``record`` (same arguments as :func:`analyse`; ``states``: the record replayed,
+    when the caller has it). A ply the perspective leaves out is listed, not analysed."""
+    if states is None:
+        states, _ = finished_states(record)
     game = states[0].game
-    final = states[-1]
-    if not final.is_over:
-        raise ValueError(f"{record.game}: the game is not over ({len(record.moves)} moves played): "
-                         "only a finished game can be analysed")
-    if perspective is not None and perspective != SPECTATOR and (
-            isinstance(perspective, bool) or not isinstance(perspective, int)
-            or not 0 <= perspective < game.players):
-        raise ValueError(f"{record.game}: unknown perspective {perspective!r}: a seat "
-                         f"0…{game.players - 1} or {SPECTATOR!r}")
+    check_perspective(game, perspective)
+    for ply in plies:
+        if isinstance(ply, bool) or not 0 <= ply < len(record.moves):
+            raise ValueError(f"{record.game}: no ply {ply!r} to analyse ({len(record.moves)} moves)")
     budget = budget or budget_for(game.id)
     thresholds = thresholds or thresholds_for(game.id)
     searcher = searcher_for(game, budget, engine)
-    teams = tuple(tuple(team) for team in game.teams)
-    side = {player: index for index, members in enumerate(teams) for player in members}
+    side = {player: index for index, members in enumerate(game.teams) for player in members}
     hidden = game.has_hidden_information and perspective != SPECTATOR
-    total = len(record.moves)
-    wanted = [perspective in (None, SPECTATOR) or states[i].to_move == perspective for i in range(total)]
-    todo = sum(wanted)
+    todo = sum(1 for ply in plies if _wanted(states[ply], perspective))
     done = 0
     if progress is not None:
         progress(0, todo)
     entries = []
-    for ply, text in enumerate(record.moves):
-        before = states[ply]
+    for ply in plies:
+        before, text = states[ply], record.moves[ply]
         mover = before.to_move
         assert mover is not None
-        if not wanted[ply]:
+        if not _wanted(before, perspective):
             entries.append(PlyAnalysis(ply, mover, text, analysed=False))
             continue
         entries.append(_analyse_ply(searcher, before, text, ply, seed=seed, hidden=hidden,
@@ -465,11 +545,46 @@ def analyse(
         done += 1
         if progress is not None:
             progress(done, todo)
-    winners = final.result().winners
+    return searcher.engine, entries
+
+
+def assemble(
+    record: Record,
+    entries: Iterable[PlyAnalysis],
+    *,
+    engine: str,
+    budget: Budget | None = None,
+    perspective: Perspective = None,
+    seed: int = 0,
+    thresholds: Thresholds | None = None,
+) -> Analysis:
+    """The :class:`Analysis` of ``record`` made of ``entries`` (from :func:`analyse_plies`, in
+    any order, in parts); a ply missing from them is listed as not analysed."""
+    states, winners = finished_states(record)
+    game = states[0].game
+    check_perspective(game, perspective)
+    by_ply = {entry.ply: entry for entry in entries}
+    plies = []
+    for ply, text in enumerate(record.moves):
+        mover = states[ply].to_move
+        assert mover is not None
+        plies.append(by_ply.get(ply) or PlyAnalysis(ply, mover, text, analysed=False))
+    teams = tuple(tuple(team) for team in game.teams)
     first = teams[0]
     end = 0.0 if not winners else (1.0 if any(p in first for p in winners) else -1.0)
-    return Analysis(game.id, game.variant, game.players, teams, perspective, searcher.engine, budget,
-                    thresholds, seed, tuple(entries), tuple(winners), end)
+    return Analysis(game.id, game.variant, game.players, teams, perspective, engine,
+                    budget or budget_for(game.id), thresholds or thresholds_for(game.id), seed,
+                    tuple(plies), winners, end)
+
+
+def analyse_part(record_json: Mapping[str, Any], plies: Sequence[int], perspective: Perspective,
+                 budget: Mapping[str, int], seed: int = 0, engine: str | None = None) -> dict[str, Any]:
+    """:func:`analyse_plies` in JSON, for a worker process or a Ray task (the server's analyses
+    run in its bot pool): ``{"engine": name, "plies": [entry, ...]}``."""
+    record = Record.from_json(record_json)
+    name, entries = analyse_plies(record, list(plies), budget=Budget(**budget), perspective=perspective,
+                                  seed=seed, engine=engine)
+    return {"engine": name, "plies": [entry.to_json() for entry in entries]}
 
 
 def analyse_move(state: State, move: str, *, ply: int | None = None, budget: Budget | None = None,
@@ -701,10 +816,16 @@ __all__ = [
     "Thresholds",
     "analyse",
     "analyse_move",
+    "analyse_part",
+    "analyse_plies",
+    "assemble",
     "budget_for",
     "chart_png",
     "chart_svg",
+    "check_perspective",
+    "finished_states",
     "mark_word",
+    "plies_to_analyse",
     "searcher_for",
     "seed_for",
     "thresholds_for",

@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
+from dataclasses import asdict
 
 import pytest
 
 import ludotheque
 from ludotheque.analysis import (
     MARKS,
+    Analysis,
     Budget,
+    PlyAnalysis,
     Thresholds,
     analyse,
     analyse_move,
+    analyse_part,
+    assemble,
     budget_for,
+    plies_to_analyse,
     thresholds_for,
 )
-from ludotheque.core.contract import State
+from ludotheque.core.contract import Result, State
 from ludotheque.core.records import Record, replay
 
 from .games import SMALL, finished
@@ -173,3 +180,26 @@ def test_the_plain_engine_analyses_where_no_kernel_runs() -> None:
     for entry, state in zip(analysis.plies, states, strict=False):
         assert entry.best in [str(m) for m in state.legal_moves()]
         assert entry.loss is not None and entry.loss >= 0
+
+
+def test_an_analysis_made_in_parts_is_the_whole_one() -> None:
+    """The server analyses a game in parts (analyse_part in its workers), in any order."""
+    record = finished("pylos", 1)
+    whole = analyse(record, budget=SMALL)
+    plies = list(range(len(record.moves)))
+    parts = [analyse_part(record.to_json(), plies[start:start + 7], None, asdict(SMALL))
+             for start in range(0, len(plies), 7)]
+    entries = [PlyAnalysis.from_json(entry) for part in reversed(parts) for entry in part["plies"]]
+    rebuilt = assemble(record, entries, engine=parts[0]["engine"], budget=SMALL)
+    assert rebuilt == whole
+    assert Analysis.from_json(json.loads(json.dumps(whole.to_json()))) == whole
+
+
+def test_a_game_ended_by_resignation_is_analysed_up_to_its_last_move() -> None:
+    record = finished("pylos", 1)
+    resigned = Record(record.game, record.variant, record.players, record.seed, record.rules_version,
+                      record.moves[:6], Result((1,), (0.0, 1.0), "resignation"), record.started)
+    analysis = analyse(resigned, budget=SMALL, perspective=0)
+    assert len(analysis.plies) == 6 and analysis.winners == (1,) and analysis.final == -1.0
+    assert [entry.analysed for entry in analysis.plies] == [True, False] * 3
+    assert plies_to_analyse(resigned, 1) == [1, 3, 5]

@@ -39,7 +39,7 @@ from sqlalchemy import Engine, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import moderation_tables, tables
-from .errors import ERROR_CODES, ApiError
+from .errors import ApiError
 from .sessions import hash_token
 
 # Names people choose: a letter first, then letters, digits, "_", "-" or "."; 3 to 20 characters.
@@ -63,15 +63,6 @@ _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
 ACCOUNTS = tables.accounts.c
 TOKENS = tables.api_tokens.c
 SANCTIONS = moderation_tables.sanctions.c
-# Moderation's error codes (docs/moderation.md lists them with their statuses).
-MODERATION_CODES = {
-    "suspended": "the account is suspended by a moderator until the date given: no sign-in, no play",
-    "account_closed": "a moderator closed the account",
-    "muted": "a moderator muted the account until the date given: no chat",
-    "forbidden": "only a moderator may do this",
-}
-for _code, _meaning in MODERATION_CODES.items():
-    ERROR_CODES.setdefault(_code, _meaning)
 # The sanctions that bar something (chat, sign-in, play) while in force; warnings bar nothing.
 BARS = ("mute", "suspend", "close")
 # Verified against when a name is unknown, so that an unknown name takes as long as a bad password.

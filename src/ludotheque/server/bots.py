@@ -10,6 +10,13 @@ The pool's work is shared fairly between owners (whoever created the games): eac
 queue of moves to think, and the workers take one move from each owner in turn. A hundred hard
 games of one person never make another person's easy bot wait behind all of them.
 
+The pool also runs the analyses of finished games (``analysis_jobs``), in small parts (a few
+plies each), on their own share of the pool: ``analysis_workers`` processes (one by default) more
+than the bots' ``workers``, which the parts never take. A bot move so never waits behind an
+analysis (measured: ``benchmarks/analysis_server.py``); when both are waiting, a freed process
+takes the bot move first. The parts are shared between their owners (the people who asked) in
+turn like the moves.
+
 >>> check_level("nonsense", __import__("ludotheque").load("pylos"))
 Traceback (most recent call last):
 ...
@@ -27,6 +34,7 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -100,23 +108,36 @@ def default_workers() -> int:
 
 @dataclass(frozen=True)
 class _Job:
+    """One piece of work: ``function(*arguments)`` in a worker, its answer on the server's loop;
+    ``level`` names a bot move's level (for the metrics), ``None`` for an analysis's part;
+    ``started`` is told when a worker takes it."""
+
+    function: Callable[..., Any]
     arguments: tuple[Any, ...]
-    answer: asyncio.Future[str]
+    answer: asyncio.Future[Any]
+    level: str | None = None
+    started: Callable[[], None] | None = None
 
 
 class BotPool:
     """A process pool started on first use; ``choose`` awaits a bot's move without blocking.
 
-    At most ``workers`` moves are thought at once; the others wait in their owner's queue,
-    and owners are served in turn (round robin), each getting one move per turn.
+    At most ``workers`` bot moves are thought at once; the others wait in their owner's queue,
+    and owners are served in turn (round robin), each getting one move per turn. Analyses'
+    parts (``analyse``) run on at most ``analysis_workers`` more processes, likewise in turn
+    between their owners: the pool has ``workers + analysis_workers`` processes.
     """
 
-    def __init__(self, workers: int | None = None, where: str | None = None) -> None:
+    def __init__(self, workers: int | None = None, where: str | None = None,
+                 analysis_workers: int = 1) -> None:
         self.workers = workers or default_workers()
+        self.analysis_workers = max(1, analysis_workers)
         self.where = where if is_ray(where) else None
         self._pool: Executor | None = None
         self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()
-        self._busy = 0
+        self._analysis_queues: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._busy_moves = 0
+        self._busy_analyses = 0
 
     async def prepare(self) -> None:
         """Start a Ray executor now, off the event loop (a local Ray takes seconds to start),
@@ -128,7 +149,8 @@ class BotPool:
         from ..ai.remote import RayExecutor
 
         address = None if self.where == "ray" else self.where
-        return RayExecutor(address, num_cpus=self.workers if address is None else None)
+        processes = self.workers + self.analysis_workers
+        return RayExecutor(address, num_cpus=processes if address is None else None)
 
     async def choose(self, state: State, level: str, seed: int, *, owner: str = "") -> str:
         """The move of bot ``level`` (seed ``seed``) in ``state``, thought when ``owner``'s turn
@@ -136,7 +158,18 @@ class BotPool:
         game = state.game
         arguments = (game.id, game.variant, game.players, state.to_json(), level, seed)
         answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self._queues.setdefault(owner, deque()).append(_Job(arguments, answer))
+        self._queues.setdefault(owner, deque()).append(_Job(choose_move, arguments, answer, level))
+        self._dispatch()
+        return await answer
+
+    async def analyse(self, function: Callable[..., Any], arguments: tuple[Any, ...], *, owner: str = "",
+                      started: Callable[[], None] | None = None) -> Any:
+        """``function(*arguments)`` (an analysis's part: a module-level function, picklable
+        arguments) in a worker, when no bot move waits and ``owner``'s turn among the analyses
+        comes; ``started`` is told when a worker takes it."""
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        job = _Job(function, arguments, answer, None, started)
+        self._analysis_queues.setdefault(owner, deque()).append(job)
         self._dispatch()
         return await answer
 
@@ -144,43 +177,47 @@ class BotPool:
         """Moves queued, not yet given to a worker."""
         return sum(len(queue) for queue in self._queues.values())
 
+    def analyses_waiting(self) -> int:
+        """Analyses' parts queued, not yet given to a worker."""
+        return sum(len(queue) for queue in self._analysis_queues.values())
+
     def _dispatch(self) -> None:
-        while self._busy < self.workers:
-            job = self._next_job()
+        while True:
+            job = _next_job(self._queues) if self._busy_moves < self.workers else None
+            if job is None and self._busy_analyses < self.analysis_workers:
+                job = _next_job(self._analysis_queues)
             if job is None:
                 return
             try:
-                future = self._executor().submit(choose_move, *job.arguments)
-            except Exception as error:  # a broken pool: this move fails, the bot task logs it
+                future = self._executor().submit(job.function, *job.arguments)
+            except Exception as error:  # a broken pool: this piece fails, its caller logs it
                 job.answer.set_exception(error)
                 continue
-            self._busy += 1
+            if job.level is None:
+                self._busy_analyses += 1
+            else:
+                self._busy_moves += 1
+            if job.started is not None:
+                job.started()
             future.add_done_callback(self._finished_in_thread(job))
-
-    def _next_job(self) -> _Job | None:
-        """The first waiting move of the owner whose turn it is; that owner goes to the back."""
-        while self._queues:
-            owner, queue = self._queues.popitem(last=False)
-            job = queue.popleft()
-            if queue:
-                self._queues[owner] = queue
-            if not job.answer.done():  # its game moved on (cancelled): skip it
-                return job
-        return None
 
     def _finished_in_thread(self, job: _Job) -> Any:
         loop = job.answer.get_loop()
         started = time.perf_counter()
 
-        def done(future: Future[str]) -> None:
-            metrics.bot_thought(job.arguments[4], time.perf_counter() - started)
+        def done(future: Future[Any]) -> None:
+            if job.level is not None:
+                metrics.bot_thought(job.level, time.perf_counter() - started)
             with contextlib.suppress(RuntimeError):  # the server's loop has closed meanwhile
                 loop.call_soon_threadsafe(self._settle, job, future)
 
         return done
 
-    def _settle(self, job: _Job, future: Future[str]) -> None:
-        self._busy -= 1
+    def _settle(self, job: _Job, future: Future[Any]) -> None:
+        if job.level is None:
+            self._busy_analyses -= 1
+        else:
+            self._busy_moves -= 1
         if not job.answer.done():
             if future.cancelled():
                 job.answer.cancel()
@@ -196,7 +233,7 @@ class BotPool:
         if self._pool is None:
             # spawn: forking a process that runs an event loop and threads is unsafe.
             self._pool = ProcessPoolExecutor(
-                self.workers,
+                self.workers + self.analysis_workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_exit_with_parent,
                 initargs=(os.getpid(),),
@@ -204,10 +241,23 @@ class BotPool:
         return self._pool
 
     def close(self) -> None:
-        for queue in self._queues.values():
-            for job in queue:
-                job.answer.cancel()
-        self._queues.clear()
+        for queues in (self._queues, self._analysis_queues):
+            for queue in queues.values():
+                for job in queue:
+                    job.answer.cancel()
+            queues.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _next_job(queues: OrderedDict[str, deque[_Job]]) -> _Job | None:
+    """The first waiting piece of the owner whose turn it is; that owner goes to the back."""
+    while queues:
+        owner, queue = queues.popitem(last=False)
+        job = queue.popleft()
+        if queue:
+            queues[owner] = queue
+        if not job.answer.done():  # its game moved on, or its analysis was dropped: skip it
+            return job
+    return None

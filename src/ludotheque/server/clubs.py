@@ -33,7 +33,7 @@ from . import tables
 from .accounts import has_bidi_control, name_key, name_skeleton, normal_name
 from .chat import clean_line
 from .club_tables import club_chat, club_members, clubs
-from .errors import ERROR_CODES, ApiError, quoted
+from .errors import ApiError, quoted
 from .friends import blocked_by
 from .ratings import PROVISIONAL_DEVIATION
 
@@ -46,15 +46,7 @@ CLUBS_PER_PERSON = 20
 CLUBS, MEMBERS, CHAT = clubs.c, club_members.c, club_chat.c
 ACCOUNTS, RATINGS = tables.accounts.c, tables.ratings.c
 
-CLUB_CODES = {
-    "not_member": "only the club's members may do this (or read this)",
-    "not_admin": "only the club's admins may do this",
-    "last_admin": "the club's last admin cannot step down or be removed while it has other members",
-}
-for _code, _meaning in CLUB_CODES.items():
-    ERROR_CODES.setdefault(_code, _meaning)
-
-__all__ = ["CLUB_CODES", "is_member"]
+__all__ = ["is_member"]
 
 
 def clean_club_name(name: str) -> str | None:

@@ -63,6 +63,20 @@ ERROR_CODES: dict[str, str] = {
     "tournament_full": "the tournament has as many entrants as it takes",
     "already_joined": "this person (or account) is entered already",
     "too_few_players": "too few entrants to play the tournament's rounds without a rematch",
+    # friends and clubs (docs/clubs.md)
+    "blocked": "the person blocked you (or you blocked them): no follow, challenge or chat between you",
+    "challenge_closed": "the challenge was answered, cancelled or expired already",
+    "not_member": "only the club's members may do this (or read this)",
+    "not_admin": "only the club's admins may do this",
+    "last_admin": "the club's last admin cannot step down or be removed while it has other members",
+    # moderation (docs/moderation.md)
+    "suspended": "the account is suspended by a moderator until the date given: no sign-in, no play",
+    "account_closed": "a moderator closed the account",
+    "muted": "a moderator muted the account until the date given: no chat",
+    "forbidden": "only a moderator may do this",
+    # hints (docs/analysis.md)
+    "hint_refused": "no hints here: only in casual games whose other seats are all bots",
+    "no_hints_left": "the seat used every hint this game allows",
 }
 # An answer's status for a code Starlette gives without one of ours.
 _CODE_OF_STATUS = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}

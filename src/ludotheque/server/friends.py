@@ -39,7 +39,7 @@ from sqlalchemy import Connection, and_, delete, func, insert, or_, select, upda
 from sqlalchemy.exc import IntegrityError
 
 from . import tables
-from .errors import ERROR_CODES, ApiError, quoted
+from .errors import ApiError, quoted
 from .friend_tables import blocks, challenges, follows, presence
 
 # A person is online when their friends socket beat within this many seconds.
@@ -55,15 +55,7 @@ PENDING, ACCEPTED, DECLINED, CANCELLED, EXPIRED = "pending", "accepted", "declin
 FOLLOWS, BLOCKS, PRESENCE, CHALLENGES = follows.c, blocks.c, presence.c, challenges.c
 ACCOUNTS, GAMES, SEATS = tables.accounts.c, tables.games.c, tables.seats.c
 
-# This part's error codes (docs/clubs.md lists them with their statuses).
-SOCIAL_CODES = {
-    "blocked": "the person blocked you (or you blocked them): no follow, challenge or chat between you",
-    "challenge_closed": "the challenge was answered, cancelled or expired already",
-}
-for _code, _meaning in SOCIAL_CODES.items():
-    ERROR_CODES.setdefault(_code, _meaning)
-
-__all__ = ["SOCIAL_CODES", "Challenge", "is_blocked", "is_online"]
+__all__ = ["Challenge", "is_blocked", "is_online"]
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,8 @@ from . import tables
 from . import tournament_tables as t
 from .arena import Result, Waiting, arena_standings, game_points, pair_waiting, rematch_due
 from .botratings import bot_rating
-from .clubs import is_member, require_admin
 from .clocks import ClockSpec, Instant
+from .clubs import is_member, require_admin
 from .errors import ApiError, quoted
 from .hub import Hub, SeatRequest, game_of
 from .pairing import Outcome, Pairing, Standing, max_rounds, pair_round, schedule_possible, standings

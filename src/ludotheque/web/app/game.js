@@ -23,7 +23,9 @@ import { loadPerson, showPerson } from "./person.js";
 import { MovePicker } from "./picker.js";
 import { playSound, setSound, soundOn } from "./sound.js";
 import { showCount, watchPerson } from "./turns.js";
+import { showWarning } from "./moderation-warnings.js";
 import { drawOffers, hasBot, readSeats } from "./seats.js";
+import { Hints } from "./hints.js";
 
 const lang = currentLanguage();
 const t = translatePage(lang);
@@ -52,6 +54,8 @@ const page = {
   flipped: false, // the reader turned the board half a turn from their own side
   pendingMove: null, // a move waiting for the person's confirmation (see `confirmMoves`)
   lowTimeWarned: false, // the "low time" sound was played for this game
+  hints: null, // the hint box (hints.js)
+  hint: null, // {move, ply}: the hint to highlight on the board
 };
 
 const COORDS = "ludotheque.coords";
@@ -69,7 +73,12 @@ async function start() {
   const personLoaded = loadPerson().then((person) => {
     page.person = person;
     showPerson(person, t);
-    if (person) watchPerson((message) => message.type === "turns" && showCount(message.count));
+    if (person) {
+      watchPerson((message) => {
+        if (message.type === "turns") showCount(message.count);
+        else if (message.type === "warning") showWarning(message.warning, lang);
+      });
+    }
   });
   page.catalog = await api("GET", "/api/catalog").catch(() => null);
   const kinds = catalogGames().map((entry) => entry.id);
@@ -92,6 +101,10 @@ async function start() {
     throw error;
   }
   chat = new Chat(page.id, t, lang);
+  page.hints = new Hints(page.id, $("#hint-box"), { t, lang, shown: (hint) => {
+    page.hint = hint;
+    if (page.doc) renderBoard();
+  } });
   page.live = new LiveGame(page.id, onDocument, onConnection, (message) => {
     if (message.type === "chat" && message.line) chat.receive(message.line);
   });
@@ -202,6 +215,7 @@ function render() {
   renderActions(doc);
   renderMoves(doc);
   renderInvites(doc);
+  page.hints?.update(doc, mySeat());
   clocks.update(doc);
 }
 
@@ -244,6 +258,10 @@ function renderResult(doc) {
   const lesson = lessonOf(doc.id);
   if (lesson) {
     banner.append(el("a", { class: "lesson-link", href: `/learn/${encodeURIComponent(lesson)}` }, t("learn.backToLesson")));
+  }
+  if (doc.status === "over") {
+    banner.append(" ", el("a", { class: "analysis-link", id: "analysis-link",
+      href: `/games/${encodeURIComponent(doc.id)}/analysis` }, t("analysis.link")));
   }
 }
 
@@ -374,10 +392,27 @@ function renderBoard() {
   const hadFocus = page.keepBoardFocus || container.contains(document.activeElement);
   page.focusKey = document.activeElement?.closest?.("#board [data-key]")?.dataset?.key ?? page.focusKey;
   container.replaceChildren(page.board.render(currentView(), marks, lang));
+  if (!replaying) markHint(container);
   // The cell visited last stays the board's place in the Tab order, and keeps the focus.
   const cell = setRovingCell(container, page.focusKey);
   if (hadFocus) (cell ?? container).focus();
   page.keepBoardFocus = false;
+}
+
+/** The hint's move (hints.js) highlighted on the board, while its position is on it. */
+function markHint(container) {
+  const hint = page.hint;
+  if (!hint || hint.ply !== page.doc.moves.length) return;
+  let keys = [];
+  try {
+    keys = page.board.paths(hint.move, page.doc.view)[0].map((token) => page.board.keyOf(token));
+  } catch {
+    return;
+  }
+  for (const key of keys) {
+    if (key === null) continue;
+    for (const cell of container.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) cell.classList.add("hinted");
+  }
 }
 
 function lastMoveKeys() {
