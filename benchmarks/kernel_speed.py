@@ -14,6 +14,10 @@ whose kernel runs here. Prints one JSON line per figure and writes them all to `
 - ``perft`` (``--perft D``): the kernel's counts from each configuration's start, depths 1 to D,
   beside the plain engine's (counted through the contract up to ``--plain-perft``) and, for Pylos
   standard, the rules file's;
+- ``shared``: perft and random playouts as the one shared module writes them for every kernel
+  (``engines/searches.py``, the game's ``SEARCHES``) against the kernel's own: the same counts
+  and playouts (checked), and the speed ratio shared/kernel (playouts/s in alternating slices,
+  perft at depth D);
 - ``agreement`` (``--agreement N``): N random games per configuration played by the kernel and the
   plain engine side by side, ordered legal moves, positions and results compared at every ply
   (each kernel's ``compare_with_plain``), then N/10 games that prefer taking back what was just
@@ -72,9 +76,13 @@ def main() -> None:
             raise SystemExit(f"{game_id}: no compiled kernel runs here (none, or numba is not installed)")
         configurations = [(v, p) for v in facts.variants for p in facts.player_counts]
         emit(compile_figures(game_id, kernel, ludotheque.load(game_id)))
+        shared = getattr(facts.load_searches(), "SEARCHES", None)
         for variant, players in configurations:
             game = ludotheque.load(game_id, variant=variant, players=players)
             emit(speed_figures(kernel, game, arguments.seconds, arguments.seed))
+            if shared is not None:
+                emit(shared_figures(kernel, shared, game, arguments.seconds / 2, arguments.seed,
+                                    arguments.perft))
             for depth in range(1, arguments.perft + 1):
                 emit(perft_figures(kernel, game, depth, arguments.plain_perft, arguments.seed))
             if arguments.agreement:
@@ -148,6 +156,38 @@ def speed_figures(kernel: Any, game: Any, seconds: float, seed: int) -> dict[str
         "plain_mean_length": round(plain_plies / plain_done, 2),
         "kernel_playouts": kernel_done, "plain_playouts": plain_done,
     }
+
+
+def shared_figures(kernel: Any, shared: Any, game: Any, seconds: float, seed: int,
+                   depth: int) -> dict[str, Any]:
+    """The shared module's playouts and perft over the kernel against the kernel's own: alike
+    (raises otherwise), and their speed ratio (shared / kernel; above 1: the shared are faster)."""
+    state = game.new_state(seed=seed)
+    ours, theirs = shared.playouts(state, 8, seed), kernel.playouts(state, 8, seed)
+    if (ours.wins.tolist(), ours.draws, ours.lengths.tolist()) != (theirs.wins.tolist(), theirs.draws,
+                                                                   theirs.lengths.tolist()):
+        raise SystemExit(f"{game.id}: the shared playouts differ from the kernel's")
+    rates = {}
+    for label, run in (("kernel", kernel.playouts), ("shared", shared.playouts)):
+        done = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            run(state, 16, seed + done)
+            done += 16
+        rates[label] = done / (time.perf_counter() - start)
+    timed = {}
+    for label, count in (("kernel", kernel.perft), ("shared", shared.perft)):
+        count(1, state)  # compiled before it is timed
+        start = time.perf_counter()
+        timed[label] = (int(count(depth, state)), time.perf_counter() - start)
+    if timed["kernel"][0] != timed["shared"][0]:
+        raise SystemExit(f"{game.id}: the shared perft differs from the kernel's")
+    return {"measure": "shared", "game": game.id, "variant": game.variant, "players": game.players,
+            "playouts_per_second": {k: round(v, 1) for k, v in rates.items()},
+            "playouts_ratio": round(rates["shared"] / rates["kernel"], 3), "perft_depth": depth,
+            "perft_nodes": timed["kernel"][0],
+            "perft_seconds": {k: round(v[1], 3) for k, v in timed.items()},
+            "perft_ratio": round(timed["kernel"][1] / max(timed["shared"][1], 1e-9), 3), "agree": True}
 
 
 def perft_figures(kernel: Any, game: Any, depth: int, plain_depth: int, seed: int) -> dict[str, Any]:

@@ -4,14 +4,16 @@ kernel interface, one search).
 
 Usage: ``python benchmarks/search_speed.py [GAME ...] [--base REV] [--rounds N] [--only SEARCH ...]
 [--out FILE]``.
-The old ``kernel.py`` and ``search.py`` of each game are read with ``git show REV:path`` into a
-temporary folder and imported as the package ``ludotheque.engines.<id>_base``, their other
-imports (``board``, ``rules``, ``evaluate``, ...) the working tree's modules; no second copy is
-kept in ``src/``. Both are compiled (and checked to answer alike) before timing; then, round
-after round, old and new run the same searches on the same positions, alternating which goes
-first (old, new, new, old, or the reverse). The machine is shared and noisy: the figure to read
-is each search's ratio new/old (the median over rounds of the round's ratio; ``ratio_of_fastest``:
-the fastest round of each, less sensitive to bursts of load), not the seconds.
+The old shared modules (``engines/compiled.py``, ``searches.py``, ``kernels.py``) and the old
+``kernel.py`` and ``search.py`` of each game are read with ``git show REV:path`` into a temporary
+folder and imported as the package ``ludotheque.engines_base`` (a game's as
+``ludotheque.engines_base.<id>``), the games' other modules (``board``, ``rules``, ``evaluate``,
+...) the working tree's; no second copy is kept in ``src/``. Both are compiled (and checked to
+answer alike) before timing; then, round after round, old and new run the same searches on the
+same positions, alternating which goes first (old, new, new, old, or the reverse). The machine
+is shared and noisy: the figure to read is each search's ratio new/old (the median over rounds of
+the round's ratio; ``ratio_of_fastest``: the fastest round of each, less sensitive to bursts of
+load), not the seconds.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ SIBLINGS = ("board", "rules", "evaluate", "notation", "view", "actions")
 # game -> (load options, searches with budgets); positions: random games at these plies.
 WORK: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
     "pylos": ({}, {"alphabeta": {"depth": 64, "nodes": 150_000}, "uct": {"iterations": 4_000}}),
-    "imbrication": ({}, {"pimc": {"depth": 5, "nodes": 60_000, "samples": 4},
+    "imbrication": ({}, {"pimc": {"depth": 5, "nodes": 200_000, "samples": 4},
                          "ismcts": {"iterations": 3_000, "samples": 8}}),
     "expion": ({"players": 2}, {"alphabeta": {"depth": 64, "nodes": 100_000}, "uct": {"iterations": 1_500}}),
     "plimil": ({}, {"ismcts": {"iterations": 3_000, "samples": 8}}),
@@ -46,31 +48,53 @@ WORK: dict[str, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {
 PLIES = (6, 14, 24)
 
 
-def load_base(game_id: str, revision: str, folder: Path) -> tuple[types.ModuleType, types.ModuleType]:
-    """The game's kernel and search modules as committed at ``revision``."""
-    name = f"ludotheque.engines.{game_id}_base"
-    package_folder = folder / f"{game_id}_base"
-    package_folder.mkdir()
-    for module in ("kernel", "search"):
-        source = subprocess.run(["git", "show", f"{revision}:src/ludotheque/engines/{game_id}/{module}.py"],
-                                cwd=ROOT, capture_output=True, text=True, check=True).stdout
-        (package_folder / f"{module}.py").write_text(source)
+SHARED = ("compiled", "kernels", "searches")
+"""The modules of ``engines/`` that the games' kernels and searches import, loaded as of the base."""
+
+
+def _git_show(revision: str, path: str) -> str:
+    return subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _package(name: str, folder: Path) -> None:
+    folder.mkdir(exist_ok=True)
     package = types.ModuleType(name)
-    package.__path__ = [str(package_folder)]
+    package.__path__ = [str(folder)]
     package.__package__ = name
     sys.modules[name] = package
+
+
+def _load(name: str, path: Path) -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    found = importlib.util.module_from_spec(spec)
+    sys.modules[name] = found
+    spec.loader.exec_module(found)
+    return found
+
+
+def load_base(game_id: str, revision: str, folder: Path) -> tuple[types.ModuleType, types.ModuleType]:
+    """The game's kernel and search modules as committed at ``revision``, over the shared
+    modules of that revision (loaded once)."""
+    root = "ludotheque.engines_base"
+    if root not in sys.modules:
+        _package(root, folder / "engines_base")
+        for module in SHARED:
+            (folder / "engines_base" / f"{module}.py").write_text(
+                _git_show(revision, f"src/ludotheque/engines/{module}.py"))
+            _load(f"{root}.{module}", folder / "engines_base" / f"{module}.py")
+    name = f"{root}.{game_id}"
+    package_folder = folder / "engines_base" / game_id
+    _package(name, package_folder)
+    for module in ("kernel", "search"):
+        (package_folder / f"{module}.py").write_text(
+            _git_show(revision, f"src/ludotheque/engines/{game_id}/{module}.py"))
     for sibling in SIBLINGS:
         with contextlib.suppress(ModuleNotFoundError):
             current = importlib.import_module(f"ludotheque.engines.{game_id}.{sibling}")
             sys.modules[f"{name}.{sibling}"] = current
-    loaded = []
-    for module in ("kernel", "search"):
-        spec = importlib.util.spec_from_file_location(f"{name}.{module}", package_folder / f"{module}.py")
-        assert spec is not None and spec.loader is not None
-        found = importlib.util.module_from_spec(spec)
-        sys.modules[f"{name}.{module}"] = found
-        spec.loader.exec_module(found)
-        loaded.append(found)
+    loaded = [_load(f"{name}.{module}", package_folder / f"{module}.py") for module in ("kernel", "search")]
     return loaded[0], loaded[1]
 
 
@@ -150,7 +174,7 @@ def main() -> None:
                 compile_new = time.perf_counter() - started
                 if before != after:
                     raise SystemExit(f"{game_id} {search}: the answers differ: {before} vs {after}")
-                ratios, olds, news = [], [], []
+                ratios, olds, news, cpu_ratios = [], [], [], []
                 for round_ in range(arguments.rounds):
                     # old, new, new, old (then the other way round): drifts in the machine's load
                     # within a round fall on both alike.
@@ -158,16 +182,21 @@ def main() -> None:
                     if round_ % 2:
                         order.reverse()
                     seconds = {"old": 0.0, "new": 0.0}
+                    cpu = {"old": 0.0, "new": 0.0}
                     for label, run in [*order, *reversed(order)]:
-                        started = time.perf_counter()
+                        started, used = time.perf_counter(), time.process_time()
                         run()
                         seconds[label] += time.perf_counter() - started
+                        cpu[label] += time.process_time() - used
                     olds.append(seconds["old"])
                     news.append(seconds["new"])
                     ratios.append(seconds["new"] / seconds["old"])
+                    cpu_ratios.append(cpu["new"] / cpu["old"])
                 figure = {"game": game_id, "search": search, "rounds": arguments.rounds,
                           "ratio_new_over_old": round(statistics.median(ratios), 3),
                           "ratio_of_fastest": round(min(news) / min(olds), 3),
+                          # This process's processor time: other processes' load counts less.
+                          "cpu_ratio_new_over_old": round(statistics.median(cpu_ratios), 3),
                           "ratios": [round(r, 3) for r in ratios],
                           "old_seconds": round(statistics.median(olds), 4),
                           "new_seconds": round(statistics.median(news), 4),

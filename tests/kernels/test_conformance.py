@@ -2,13 +2,16 @@
 (Nim, ``tests/extension/nim/kernel.py``: one file, its searches the shared ones of
 ``engines/searches.py``), checked through the written interface (``engines/kernels.py``) alone:
 the interface itself, agreement with the plain engine, move coding and positions, perft,
-playouts, determinization purity for hidden games, and the sanity of every search it offers.
+playouts (and that the shared module's perft and playouts, written once for every kernel, count
+and play what the kernel does), determinization purity for hidden games, and the sanity of every
+search it offers: a legal move, a pure function of the seed, and a win in one taken by each.
 A new game's kernel passes this suite by being registered (``GameInfo.kernel``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import random
 import subprocess
@@ -30,6 +33,7 @@ from ludotheque.ai.compiled import (
     kernel_bot,
 )
 from ludotheque.core.contract import Game, LevelSpec, State
+from ludotheque.engines import searches as shared_searches
 from ludotheque.engines.compiled import AVAILABLE
 from ludotheque.engines.kernels import HiddenSearches, Kernel, PerfectSearches, offered
 
@@ -179,6 +183,21 @@ def test_playouts_are_a_pure_function_of_the_seed(subject: Subject) -> None:
     assert position == final and final.is_over
 
 
+def test_the_shared_perft_and_playouts_are_the_kernel_s(subject: Subject) -> None:
+    """Perft and random playouts are written once (``engines/searches.py``): over the game's
+    kernel they count what the kernel's own count, and play the same playouts from the same seed."""
+    shared = getattr(subject.searches, "SEARCHES", None)
+    assert isinstance(shared, shared_searches.Searches), f"{subject.name}: no shared searches"
+    for variant, players in subject.configurations:
+        game = subject.game(variant, players)
+        for state in some_states(game, seed=8, every=11)[:2]:
+            for depth in (1, 2):
+                assert shared.perft(depth, state) == subject.kernel.perft(depth, state), (variant, depth)
+            ours, theirs = shared.playouts(state, 12, 3), subject.kernel.playouts(state, 12, 3)
+            assert ((ours.wins.tolist(), ours.draws, ours.lengths.tolist())
+                    == (theirs.wins.tolist(), theirs.draws, theirs.lengths.tolist())), (variant, players)
+
+
 def test_playouts_of_a_finished_game_repeat_its_result(subject: Subject) -> None:
     for variant, players in subject.configurations:
         final = list(played(subject.game(variant, players), seed=7, plies=100_000))[-1]
@@ -271,25 +290,70 @@ def test_every_search_answers_a_legal_move_and_is_a_pure_function_of_the_seed(su
                                                                           found.nodes, found.line)
 
 
-def test_alpha_beta_takes_a_win_in_one(subject: Subject) -> None:
-    kernel, searches = subject.kernel, subject.searches
-    if "alphabeta" not in offered(searches):
-        pytest.skip(f"{subject.name} offers no alpha-beta")
+@functools.cache
+def win_in_one(subject: Subject) -> tuple[State, list[State], tuple[int, ...]] | None:
+    """A position of a two-sided game where the player to move wins at once by some moves but
+    not by all, met near the end of the kernel's random playouts, with the worlds a hidden
+    game's searches get (in each of which those moves win too) and the winning codes; ``None``
+    when none is met in 40 playouts."""
     game = subject.game()
     if len(game.teams) != 2:
-        pytest.skip("alpha-beta needs two sides")
-    for seed in range(30):
-        for state in played(game, seed):
-            if state.is_over:
-                break
-            mover = state.to_move
-            winning = [str(m) for m in state.legal_moves()
-                       if (after := state.play(m)).is_over and mover in after.result().winners]
-            if winning and len(state.legal_moves()) > 1:
-                found = searches.alphabeta(state, depth=2, nodes=100_000, seed=seed)
-                assert kernel.move_text(found.move) in winning and found.value == 1.0
-                return
-    pytest.skip(f"{subject.name}: no win in one met in 30 random games")
+        return None
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        trail, _ = subject.kernel.trace_playout(state, seed)
+        states = [state]
+        for code in trail[:-1]:
+            states.append(states[-1].play(subject.kernel.move_text(code)))
+        for candidate in reversed(states[-8:]):
+            found = _winning(subject, candidate)
+            if found is not None:
+                return found
+    return None
+
+
+def _winning(subject: Subject, state: State) -> tuple[State, list[State], tuple[int, ...]] | None:
+    """``state`` with its worlds and winning codes, if some moves but not all win there at once
+    (in the state and in each world)."""
+    kernel = subject.kernel
+    mover = state.to_move
+    if mover is None:
+        return None
+    worlds = [state.determinize(mover, random.Random(k)) for k in range(3)]
+    winning: set[int] | None = None
+    for world in (state, *worlds):
+        position = kernel.from_state(world)
+        wins = {code for code in kernel.legal_moves(position)
+                if (after := kernel.play(position, code)).is_over and mover in after.result().winners}
+        winning = wins if winning is None else winning & wins
+        if not winning:
+            return None
+    if winning is None or len(winning) == len(kernel.legal_moves(kernel.from_state(state))):
+        return None
+    return state, worlds, tuple(sorted(winning))
+
+
+WINNING_BUDGETS: dict[str, dict[str, Any]] = {
+    "alphabeta": {"depth": 2, "nodes": 100_000}, "uct": {"iterations": 3_000},
+    "pimc": {"depth": 2, "nodes": 30_000}, "ismcts": {"iterations": 3_000},
+}
+
+
+@pytest.mark.parametrize("name", sorted(WINNING_BUDGETS))
+def test_every_search_takes_a_win_in_one(subject: Subject, name: str) -> None:
+    searches = subject.searches
+    if name not in offered(searches):
+        pytest.skip(f"{subject.name} offers no {name}")
+    found = win_in_one(subject)
+    if found is None:
+        pytest.skip(f"{subject.name}: no win in one met at the end of 40 random playouts")
+    state, worlds, winning = found
+    argument = worlds if name in ("pimc", "ismcts") else state
+    answer = getattr(searches, name)(argument, seed=1, **WINNING_BUDGETS[name])
+    if name in ("alphabeta", "pimc"):  # the win sooner is worth more
+        assert answer.move in winning and answer.value > 0.9, (name, subject.kernel.move_text(answer.move))
+    else:  # playouts value a win now and a forced win later alike: a move that won them all
+        assert answer.move in winning or answer.value == 1.0, (name, subject.kernel.move_text(answer.move))
 
 
 # -- the test game: a fifth kernel, one file, and the shared searches play it -------------------------

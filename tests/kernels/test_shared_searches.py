@@ -1,6 +1,6 @@
 """The games' compiled searches run on the one shared module (``engines/searches.py``): each
 game's ``search.py`` gives it its pieces (evaluator, ordering, keys, playouts) and binds the
-searches ``searches.build`` made; Imbrication's are still its own."""
+searches ``searches.build`` made (Imbrication's with wide moves: a word and a capture mask)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from ludotheque.engines import searches
 
 SHARED = {"pylos": ("alphabeta", "uct", "pimc", "ismcts"), "expion": ("alphabeta", "uct"),
-          "plimil": ("ismcts",)}
+          "plimil": ("ismcts",), "imbrication": ("pimc", "ismcts")}
 
 
 @pytest.mark.parametrize("game_id", sorted(SHARED))

@@ -362,15 +362,19 @@ class SearchResult(NamedTuple):
 # -- what every search does at its root, in Python -------------------------------------------------
 def deepen(root: Array, depth: int, iterate: Callable[[Array, int, Array], bool], *,
            rescue: Callable[[Array, Array], object], searched: Callable[[], int] | None = None,
-           progress: Callable[[float], None] | None = None) -> tuple[Array, Array, int]:
+           progress: Callable[[float], None] | None = None, step: int = 1,
+           settled: Callable[[Array], bool] | None = None,
+           keep_abandoned: bool = False) -> tuple[Array, Array, int]:
     """Iterative deepening over the root moves ``root``: ``iterate(root, depth, values)`` searches
-    them in that order to ``depth`` plies, writing each one's value in ``values``, and answers
-    false when the budget ran out; after each whole iteration the moves are sorted best first
-    (stably). The deepest iteration that overruns is abandoned (with ``searched``, the number of
-    root moves it finished, a move it proved better than the last best comes first: see
-    :func:`partial_best`); a proven result ends the deepening. When not even one ply fits,
-    ``rescue(root, values)`` searches every root move one ply deep all the same. Returns the root
-    moves best first, their values and the depth completed.
+    them in that order to ``depth`` plies (``step``, ``2 * step``, ... up to ``depth``), writing
+    each one's value in ``values``, and answers false when the budget ran out; after each whole
+    iteration the moves are sorted best first (stably). The deepest iteration that overruns is
+    abandoned (with ``searched``, the number of root moves it finished, a move it proved better
+    than the last best comes first: see :func:`partial_best`; with ``keep_abandoned``, the values
+    it wrote before it ran out replace the last iteration's, in the same order); a settled
+    result ends the deepening (``settled(values)``, by default a proven best move). When not
+    even the first iteration fits, ``rescue(root, values)`` searches every root move one ply
+    deep all the same. Returns the root moves best first, their values and the depth completed.
 
     >>> import numpy as np
     >>> def iterate(root, depth, values):
@@ -383,10 +387,12 @@ def deepen(root: Array, depth: int, iterate: Callable[[Array, int, Array], bool]
     values = np.zeros(len(root), dtype=np.int64)
     best_values = values.copy()
     completed = 0
-    for iteration in range(1, depth + 1):
+    for iteration in range(step, depth + 1, step):
         if not iterate(root, iteration, values):
             if completed and searched is not None:
                 root, best_values = partial_best(root, values, best_values, searched())
+            elif completed and keep_abandoned:
+                best_values = values.copy()
             break
         completed = iteration
         order = np.argsort(-values, kind="stable")
@@ -394,9 +400,9 @@ def deepen(root: Array, depth: int, iterate: Callable[[Array, int, Array], bool]
         best_values = values.copy()
         if progress is not None:
             progress(iteration / depth)
-        if abs(int(values[0])) >= PROVEN:
+        if settled(values) if settled is not None else abs(int(values[0])) >= PROVEN:
             break  # a proven result: deeper search cannot change it
-    if not completed:  # not even one ply within the budget: every root move, one ply deep
+    if not completed:  # not even one iteration within the budget: every root move, one ply deep
         rescue(root, values)
         order = np.argsort(-values, kind="stable")
         root, best_values = root[order], values[order]

@@ -402,11 +402,14 @@ def _chains(motion: int, tile: int, start: int, enemy: int, empty: int, moves: A
 
 
 @compiled
-def generate(light: int, dark: int, clock: int, line: Array, moves: Array, paths: Array) -> int:
+def generate(light: int, dark: int, clock: int, line: Array, moves: Array, paths: Array,
+             at: int = 0) -> int:
     """Write the legal moves of a position that is not over into ``moves`` (int64, rows of word
     and captured mask) in the rules' canonical order, their cells into ``paths`` (int8, rows of
     :data:`PATH_WIDTH`; give it no rows to skip them), and return how many there are. Moves past
-    the end of ``moves`` are counted, not written: a count above its rows asks for more room."""
+    the end of ``moves`` are counted, not written: a count above its rows asks for more room.
+    The line of tiles begins at ``line[at]`` (the shared searches' arrays hold it after the
+    position's three words)."""
     mover = mover_of(clock)
     own, enemy = (dark, light) if mover else (light, dark)
     placed = clock >> PLACED_SHIFT
@@ -419,7 +422,7 @@ def generate(light: int, dark: int, clock: int, line: Array, moves: Array, paths
             n = _emit(moves, paths, n, cell, 0, cell, -1)
         return n
     round_ = clock & _ROUND_MASK
-    tile = line[TURNS_PER_ROUND * (round_ - 1) + (clock >> _DRAWN_SHIFT & 15) - 1]
+    tile = line[at + TURNS_PER_ROUND * (round_ - 1) + (clock >> _DRAWN_SHIFT & 15) - 1]
     motion = _TILE_MOTION[tile]
     empty = ~(light | dark)
     actors = own if round_ >= ANY_PIECE_FROM_ROUND else _BIT[placed]
@@ -450,9 +453,10 @@ def _end_turn(light: int, dark: int, round_: int, drawn: int) -> tuple[int, int,
 
 @compiled
 def apply(light: int, dark: int, clock: int, line: Array, word: int,
-          captured: int) -> tuple[int, int, int, int]:
+          captured: int, at: int = 0) -> tuple[int, int, int, int]:
     """Play a legal move (its ``word`` and ``captured`` mask) and return ``(light, dark, clock,
-    event)``, ``event`` saying what became of the tiles' outcomes (:data:`PENDING`...)."""
+    event)``, ``event`` saying what became of the tiles' outcomes (:data:`PENDING`...); the
+    line of tiles begins at ``line[at]``."""
     mover = mover_of(clock)
     round_ = clock & _ROUND_MASK
     openings = clock >> _OPENINGS_SHIFT & 7
@@ -466,7 +470,7 @@ def apply(light: int, dark: int, clock: int, line: Array, word: int,
         # Place, reveal the next tile, then apply what needs no choice (§3.3).
         own, enemy = (dark, light) if mover else (light, dark)
         with_piece = own | _BIT[source]
-        tile = line[TURNS_PER_ROUND * (round_ - 1) + drawn]
+        tile = line[at + TURNS_PER_ROUND * (round_ - 1) + drawn]
         drawn += 1
         if tile == BLANK:
             event = BLANK_TILE
@@ -498,7 +502,8 @@ def apply(light: int, dark: int, clock: int, line: Array, word: int,
 # -- playouts and perft ----------------------------------------------------------------------------
 @compiled
 def playout(light: int, dark: int, clock: int, line: Array, moves: Array, paths: Array,
-            trail: Array, rng: Array, keeps_territory: bool = False) -> tuple[int, int, int, int]:
+            trail: Array, rng: Array, keeps_territory: bool = False,
+            at: int = 0) -> tuple[int, int, int, int]:
     """Play uniformly random moves until the game ends; return ``(plies, light, dark, clock)``,
     the index of each move played (in its position's legal moves) left in ``trail``. A position
     with more moves than ``moves`` has rows stops the game: ``plies`` is then ``-1`` (play it
@@ -507,7 +512,7 @@ def playout(light: int, dark: int, clock: int, line: Array, moves: Array, paths:
     With ``keeps_territory`` a placement never fills the mover's own territory while it has
     another cell to place on, as a Go playout never fills its own eyes: random placements would
     otherwise make territory, which decides the game first, a matter of chance (``trail`` then
-    holds indexes among the cells left)."""
+    holds indexes among the cells left). The line of tiles begins at ``line[at]``."""
     plies = 0
     while True:
         if clock >> PLACED_SHIFT == NO_CELL:
@@ -529,7 +534,7 @@ def playout(light: int, dark: int, clock: int, line: Array, moves: Array, paths:
             word = lowest(targets)
             captured = 0
         else:
-            n = generate(light, dark, clock, line, moves, paths)
+            n = generate(light, dark, clock, line, moves, paths, at)
             if n > moves.shape[0]:
                 return -1, light, dark, clock
             if n == 0:
@@ -540,7 +545,7 @@ def playout(light: int, dark: int, clock: int, line: Array, moves: Array, paths:
         if plies >= trail.shape[0]:
             raise IndexError("imbrication kernel: playout trail full")
         trail[plies] = index
-        light, dark, clock, _ = apply(light, dark, clock, line, word, captured)
+        light, dark, clock, _ = apply(light, dark, clock, line, word, captured, at)
         plies += 1
     return plies, light, dark, clock
 
