@@ -44,9 +44,11 @@ def test_the_view_module_imports_nothing_from_the_rules() -> None:
 @pytest.mark.parametrize("module", sorted(p.name for p in PACKAGE.glob("*.py") if p.name != "rules.py"))
 def test_no_module_but_the_rules_reads_a_private_field(module: str) -> None:
     tree = ast.parse((PACKAGE / module).read_text())
+    # A class's own private attributes (``self._…``) are its business; another object's are not.
     private = [
         ast.unparse(node) for node in ast.walk(tree)
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
     ]
     assert private == []
 

@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -44,6 +46,7 @@ from .levels import (
     KIND_LEVELS,
     LEVEL_ALIASES,
     LEVEL_NAMES,
+    PERFECT,
     canonical_level,
     describe,
     kind_of,
@@ -74,6 +77,22 @@ def bot(name: str, game: Game, *, seed: int = 0) -> Bot:
     return from_spec(spec_for(game, name), game, rng=rng)
 
 
+def perfect_bot(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
+    """The ``perfect`` level: the ``PerfectBot`` of the game's package (its ``perfect`` module:
+    exact play from its solved tables, its ``fallback`` level elsewhere, said so in its analysis);
+    a game that ships none plays its fallback level."""
+    fallback = from_spec(level_for(game, str(spec.options.get("fallback", "hard"))), game, rng=rng)
+    name = f"{game.info.package_name}.{PERFECT}"
+    try:
+        found = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        found = None
+    if found is None:
+        return fallback
+    bot: Bot = importlib.import_module(name).PerfectBot(game, rng=rng, fallback=fallback)
+    return bot
+
+
 def from_spec(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
     """Build the bot a level describes, injecting the game's evaluator (and, for a level with
     ``deny_gains``, the game's ``immediate_gain`` detector).
@@ -88,6 +107,8 @@ def from_spec(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
     A game without an evaluator is searched by MCTS with random playouts instead, with the same
     number of iterations as its (or the default) MCTS level would have.
     """
+    if spec.algorithm == PERFECT:
+        return perfect_bot(spec, game, rng=rng)
     compiled = kernel_bot(spec, game, rng=rng)
     if compiled is not None:
         return compiled

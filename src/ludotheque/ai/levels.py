@@ -19,6 +19,8 @@ Ex*Pion) and perfect information (alpha-beta), more sides (MCTS), hidden informa
 False
 >>> canonical_level("Difficile"), canonical_level("hasard"), canonical_level("mcts")
 ('hard', 'random', 'mcts')
+>>> canonical_level("Parfait"), spec_for(ludotheque.load("pylos"), "perfect").options
+('perfect', {'fallback': 'hard'})
 >>> level_label("medium", "fr"), level_label("medium", "en")
 ('moyen', 'medium')
 """
@@ -39,6 +41,12 @@ BASELINES: dict[str, LevelSpec] = {
     "uct100k": LevelSpec("uct", {"iterations": 100_000}, "rollout",
                          "UCT, 100,000 random playouts a move, no evaluator (baseline)"),
 }
+# ``perfect``: exact play from a game's solved tables (``ludotheque solve GAME``: its package's
+# ``perfect`` and ``solve_command`` modules) wherever they reach, the ``hard`` level elsewhere.
+PERFECT = "perfect"
+PERFECT_SPEC = LevelSpec(PERFECT, {"fallback": "hard"}, description=(
+    "perfect play from the game's solved tables where they reach; the hard level elsewhere, "
+    "said so by the bot"))
 # ``<level>-plain``: a level as it plays on the plain engine, where the game has no kernel or
 # Numba is missing (its options without ``kernel``); Pylos's ``hard-plain`` is the hard level of
 # before its kernel, kept for comparisons.
@@ -46,7 +54,7 @@ PLAIN_SUFFIX = "-plain"
 PLAIN_NAMES = tuple(f"{name}{PLAIN_SUFFIX}" for name in LEVEL_NAMES)
 # Every name a bot is known by: the design's (English) names first, then the algorithms, the
 # baselines and the levels on the plain engine.
-BOT_NAMES = ("random", *LEVEL_NAMES, *ALGORITHMS, *BASELINES, *PLAIN_NAMES)
+BOT_NAMES = ("random", *LEVEL_NAMES, *ALGORITHMS, *BASELINES, PERFECT, *PLAIN_NAMES)
 # The French names people type (the CLI and the pages speak French too), with and without
 # accents; each stands for the design's English name, the one games and records store.
 FRENCH_NAMES = {
@@ -54,6 +62,7 @@ FRENCH_NAMES = {
     "easy": ("facile",),
     "medium": ("moyen", "moyenne"),
     "hard": ("difficile",),
+    PERFECT: ("parfait",),
 }
 LEVEL_ALIASES: dict[str, str] = {
     alias: name for name, aliases in FRENCH_NAMES.items() for alias in aliases
@@ -151,6 +160,8 @@ def spec_for(game: Game, name: str) -> LevelSpec:
         return level_for(game, canonical)
     if canonical in BASELINES:
         return BASELINES[canonical]
+    if canonical == PERFECT:
+        return PERFECT_SPEC
     if canonical in PLAIN_NAMES:
         return plain_spec(level_for(game, canonical.removesuffix(PLAIN_SUFFIX)))
     return LevelSpec(canonical)

@@ -73,7 +73,7 @@ COMMANDS = (
     (rules, "Show a game's rules (French or English)."),
     (arena, "Round robin between bots: Elo ratings, results table, CSV/JSON and a chart."),
     (selfplay, "A bot against itself, every game saved as a record (JSON lines), for training and research."),
-    (solve, "Solve a game for perfect play (Pylos: tables by variant, resumable)."),
+    (solve, "Solve a game for perfect play, where it ships a solver: tables by variant, resumable."),
     (serve, "Run the web server: lobby, live and correspondence games, bots."),
     (backup, "Back up the server's database while it runs: one moment's consistent copy."),
     (restore, "Restore a backup into an empty database (--force: over one)."),

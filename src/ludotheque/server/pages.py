@@ -39,6 +39,7 @@ from markdown_it import MarkdownIt
 from ..core.contract import RULES_SECTIONS, GameInfo, rules_section
 from ..core.registry import games, info
 from ..lessons import has_lessons
+from ..puzzles import has_puzzles
 from .bots import bots_available
 from .config import BOT_LEVELS
 from .errors import ApiError, quoted
@@ -204,9 +205,17 @@ def game_card(facts: GameInfo, lang: str) -> str:
         f'<p class="card-links"><a class="play" href="/?game={game_id}#new-game" data-i18n="lobby.newGame">'
         f'{html.escape(word("lobby.newGame", lang))}</a> '
         f'<a href="/rules/{game_id}" data-i18n="lobby.rules">{html.escape(word("lobby.rules", lang))}</a>'
-        f"{learn_link(facts.id, lang)}</p>"
+        f"{learn_link(facts.id, lang)}{puzzles_link(facts.id, lang)}</p>"
         "</li>"
     )
+
+
+def puzzles_link(game_id: str, lang: str) -> str:
+    """A link to the game's puzzles (``/puzzles/<game>``), for a game that ships them."""
+    if not has_puzzles(game_id):
+        return ""
+    return (f' <a class="puzzles" href="/puzzles/{html.escape(game_id)}" data-i18n="lobby.puzzles">'
+            f'{html.escape(word("lobby.puzzles", lang))}</a>')
 
 
 def learn_link(game_id: str, lang: str) -> str:
@@ -255,7 +264,8 @@ async def account_page(request: Request) -> Response:
 async def player_page(request: Request, name: str) -> Response:
     """A player's page: ratings over time, current games, games with filters (filled by its script)."""
     lang = reader_language(request)
-    return answer_page(request, render_page("player.html", lang, {"name": html.escape(name[:40])}), lang)
+    values = {"name": html.escape(name[:40]), "default-game": html.escape(lobby_default())}
+    return answer_page(request, render_page("player.html", lang, values), lang)
 
 
 @router.get("/tournaments", include_in_schema=False)
@@ -361,6 +371,7 @@ def rules_values(game_id: str, lang: str) -> dict[str, str]:
         "picture": html.escape(picture_url(game_id) if known else LOGO),
         "new-game": html.escape(f"/?game={game_id}#new-game" if known else "/#new-game"),
         "learn": learn_link(game_id, lang) if known else "",
+        "puzzles": puzzles_link(game_id, lang) if known else "",
         "lang": lang,
         "rules": body,
     }

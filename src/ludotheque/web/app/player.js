@@ -171,7 +171,9 @@ async function toggle(what) {
 
 function fillChallengeForm() {
   $("#challenge-game").replaceChildren(...catalog.map((entry) => el("option", { value: entry.id }, pick(entry.title, lang))));
-  if (catalog.some((entry) => entry.id === "pylos")) $("#challenge-game").value = "pylos"; // the simplest to learn
+  // The lobby's default game (the server names it: the simplest to learn), else the first.
+  const preferred = $("#challenge-game").dataset.default;
+  if (catalog.some((entry) => entry.id === preferred)) $("#challenge-game").value = preferred;
   fillChallengeChoices();
 }
 

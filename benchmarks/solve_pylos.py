@@ -1,0 +1,162 @@
+"""The kids solver of Pylos: its speed, its lookups, and its tables checked (issue #28).
+
+Usage: ``python benchmarks/solve_pylos.py [--folder DIR] [--speed] [--lookups N] [--check N]
+[--games N] [--out FILE]``.
+
+- ``--speed``: solves the same rules with 6 balls a player (6.3 million entries) in a temporary
+  folder, after a warm-up that compiles the solver, and gives entries per second; with the tables of
+  ``--folder`` (default: the data folder's), their own figures too (``progress.json``).
+- ``--lookups N``: the time of one lookup (``KidsTable.probe``) and of one ``perfect`` decision
+  (every move's exact value) over N positions of the solved layers.
+- ``--check N``: N random positions of the solved layers, each solved again by an exhaustive
+  negamax over the plain engine (``tests/solve/plain.py``, nothing of the solver's), compared; the
+  positions are near the end (at most ``--reserve`` balls left in the reserves, 6 by default),
+  where that search is quick.
+- ``--games N``: where the start is solved, N games of ``perfect`` (the second player, who wins)
+  against ``hard`` and N against ``uct100k``: ``perfect`` must win them all, in the table's plies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, cast
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.solve.plain import plain_value  # noqa: E402
+
+import ludotheque  # noqa: E402
+from ludotheque import ai  # noqa: E402
+from ludotheque.engines.pylos.perfect import PerfectBot, move_values  # noqa: E402
+from ludotheque.engines.pylos.rules import PylosState  # noqa: E402
+from ludotheque.engines.pylos.solver import KidsSolver, KidsTable, read_progress, tables_dir  # noqa: E402
+
+
+def speed(folder: Path) -> dict[str, Any]:
+    """Entries a second on a small game (6 balls a player), and the big solve's own figures."""
+    with tempfile.TemporaryDirectory() as warm:
+        KidsSolver(warm, balls=3).run()
+    with tempfile.TemporaryDirectory() as scratch:
+        solver = KidsSolver(scratch, balls=6)
+        began = time.perf_counter()
+        progress = solver.run()
+        seconds = time.perf_counter() - began
+    found: dict[str, Any] = {"six_balls": {"entries": progress.solved, "seconds": round(seconds, 2),
+                                           "entries_per_s": round(progress.solved / seconds)}}
+    big = read_progress(folder)
+    if big is not None:
+        found["tables"] = {"solved": big.solved, "entries": KidsSolver(folder).plan().entries,
+                           "layers_done": sorted(big.done), "cpu_wall_s": big.seconds,
+                           "entries_per_s": round(big.solved / big.seconds) if big.seconds else None,
+                           "start": None if big.start is None else vars(big.start)}
+    return found
+
+
+def solved_positions(table: KidsTable, count: int, reserve_left: int, seed: int) -> list[PylosState]:
+    """``count`` positions of solved layers, from random games, with at most ``reserve_left``
+    balls left in both reserves together."""
+    game, rng = ludotheque.load("pylos", variant="kids"), random.Random(seed)
+    found: list[PylosState] = []
+    while len(found) < count:
+        state = cast(PylosState, game.new_state())
+        limit = rng.randrange(1, reserve_left + 1)
+        while not state.is_over and state.reserve(0) + state.reserve(1) > limit:
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.to_move is not None and table.probe(state.balls(0), state.balls(1), state.to_move):
+            found.append(state)
+    return found
+
+
+def lookups(table: KidsTable, count: int) -> dict[str, Any]:
+    """Microseconds a lookup and a whole decision (every move's exact value) take."""
+    positions = solved_positions(table, count, 8, seed=1)
+    began = time.perf_counter()
+    for state in positions:
+        table.probe(state.balls(0), state.balls(1), state.to_move or 0)
+    probe_us = (time.perf_counter() - began) / len(positions) * 1e6
+    timings = []
+    for state in positions[:200]:
+        began = time.perf_counter()
+        move_values(state, table)
+        timings.append(time.perf_counter() - began)
+    return {"positions": len(positions), "probe_us": round(probe_us, 2),
+            "decision_ms_median": round(statistics.median(timings) * 1e3, 3),
+            "decision_ms_max": round(max(timings) * 1e3, 3)}
+
+
+def check(table: KidsTable, count: int, reserve_left: int) -> dict[str, Any]:
+    """The tables against an exhaustive search over the plain engine, on positions with at most
+    ``reserve_left`` balls left in the reserves."""
+    memo: dict[tuple[int, int, int], tuple[bool, int]] = {}
+    disagree = []
+    began = time.perf_counter()
+    for state in solved_positions(table, count, reserve_left, seed=2):
+        solved = table.probe(state.balls(0), state.balls(1), state.to_move or 0)
+        plain = plain_value(state, memo)
+        if solved is None or (solved.wins, solved.distance) != plain:
+            disagree.append(state.to_json())
+    return {"positions": count, "reserve_left_at_most": reserve_left, "disagree": len(disagree),
+            "examples": disagree[:3], "seconds": round(time.perf_counter() - began, 1)}
+
+
+def games(table: KidsTable, count: int) -> dict[str, Any]:
+    """``perfect`` as the second player (the winner) against ``hard`` and ``uct100k``."""
+    game = ludotheque.load("pylos", variant="kids")
+    start = table.probe(0, 0, 0)
+    if start is None:
+        return {"skipped": "the start is not solved yet"}
+    found: dict[str, Any] = {"start": vars(start)}
+    for name in ("hard", "uct100k"):
+        won, lengths = 0, []
+        for seed in range(count):
+            perfect = PerfectBot(game, fallback=ai.bot("hard", game, seed=seed), table=table,
+                                 rng=random.Random(seed))
+            other = ai.bot(name, game, seed=seed)
+            state = game.new_state()
+            while not state.is_over:
+                state = state.play((perfect if state.to_move == 1 else other).choose(state))
+            won += state.result().winners == (1,)
+            lengths.append(state.ply)
+            print(f"{name} game {seed + 1}: perfect {'won' if state.result().winners == (1,) else 'LOST'} "
+                  f"in {state.ply} plies", file=sys.stderr, flush=True)
+        found[name] = {"games": count, "perfect_won": won, "plies_max": max(lengths),
+                       "plies_median": statistics.median(lengths)}
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--folder", type=Path, default=tables_dir())
+    parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--lookups", type=int, default=0)
+    parser.add_argument("--check", type=int, default=0)
+    parser.add_argument("--reserve", type=int, default=6, help="--check: balls left at most")
+    parser.add_argument("--games", type=int, default=0)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    table = KidsTable(args.folder)
+    results: dict[str, Any] = {"folder": str(args.folder)}
+    if args.speed:
+        results["speed"] = speed(args.folder)
+    if args.lookups and table.available:
+        results["lookups"] = lookups(table, args.lookups)
+    if args.check and table.available:
+        results["check"] = check(table, args.check, args.reserve)
+    if args.games and table.available:
+        results["games"] = games(table, args.games)
+    text = json.dumps(results, indent=1)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
