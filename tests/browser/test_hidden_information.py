@@ -43,7 +43,8 @@ def test_plimil_spectator_sees_no_secret(page: Page, api: httpx.Client) -> None:
     frames: list[dict[str, Any]] = []
 
     def listen(socket: WebSocket) -> None:
-        socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+        if "/api/games/" in socket.url:  # the game's socket (the page also opens the person's)
+            socket.on("framereceived", lambda payload: frames.append(json.loads(payload)))
 
     page.on("websocket", listen)
     open_seat(page, created["id"])

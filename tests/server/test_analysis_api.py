@@ -147,8 +147,11 @@ def test_an_analysis_is_made_once_and_shared(client: TestClient) -> None:
 
 
 def test_analyses_are_limited_per_person(client: TestClient) -> None:
-    jobs_of(client).settings = replace(SETTINGS, part_plies=1, per_person=1)
-    first, second = finished_game(client), finished_game(client)
+    # A budget large enough that the first analysis is still at work when the second is asked
+    # (with the tests' tiny budget a warm pool could finish it between the two requests).
+    jobs_of(client).settings = replace(SETTINGS, part_plies=1, per_person=1, budget=1.0)
+    twelve = [f"1{file}{rank}" for rank in "123" for file in "abcd"]  # no square of one colour
+    first, second = finished_game(client, moves=twelve), finished_game(client)
     assert client.get(f"/api/games/{first}/analysis").json()["status"] in ("queued", "running")
     refused = client.get(f"/api/games/{second}/analysis")
     assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"

@@ -259,9 +259,11 @@ function renderResult(doc) {
   if (lesson) {
     banner.append(el("a", { class: "lesson-link", href: `/learn/${encodeURIComponent(lesson)}` }, t("learn.backToLesson")));
   }
-  if (doc.status === "over") {
-    banner.append(" ", el("a", { class: "analysis-link", id: "analysis-link",
-      href: `/games/${encodeURIComponent(doc.id)}/analysis` }, t("analysis.link")));
+  // The analysis link goes under the banner, not in it: the banner says the result, no more.
+  if (doc.status === "over" && !document.querySelector("#analysis-line")) {
+    banner.after(el("p", { id: "analysis-line", class: "analysis-line" },
+      el("a", { class: "analysis-link", id: "analysis-link",
+        href: `/games/${encodeURIComponent(doc.id)}/analysis` }, t("analysis.link"))));
   }
 }
 
