@@ -13,7 +13,7 @@
 import { api } from "./api.js";
 import { handleArrow, setRovingCell } from "./boardnav.js";
 import { el } from "./dom.js";
-import { addWords, currentLanguage, errorText, translatePage } from "./i18n.js";
+import { addWords, currentLanguage, errorText, plural, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
 import { MovePicker } from "./picker.js";
 import WORDS from "./texts-puzzles.json" with { type: "json" };
@@ -144,7 +144,8 @@ function seatWords(seat) {
 function renderHeading() {
   const puzzle = page.puzzle;
   $("#puzzle-name").textContent = t("puzzles.name", { id: puzzle.id });
-  const task = t(TASKS[puzzle.theme] ?? "puzzles.taskGap", { who: seatWords(puzzle.solver), steps: puzzle.steps });
+  const task = plural(lang, TASKS[puzzle.theme] ?? "puzzles.taskGap",
+    { who: seatWords(puzzle.solver), steps: puzzle.steps, n: puzzle.steps });
   const count = puzzle.steps > 1 ? ` ${t("puzzles.stepOf", { n: Math.min(page.step + 1, puzzle.steps), count: puzzle.steps })}` : "";
   $("#puzzle-task").textContent = task + count;
   document.title = `${$("#puzzle-name").textContent} — ${$("#puzzles-title").textContent} — Ludothèque`;
