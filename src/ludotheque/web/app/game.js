@@ -13,6 +13,7 @@ import { api, apiText, ApiError, gamePath, heldSeats, inviteHandoff, migrateLega
 import { handleArrow, setRovingCell } from "./boardnav.js";
 import { ClockDisplay, deadlineOf, formatDeadline, formatSeconds, timeControlText } from "./clock.js";
 import { Chat } from "./chat.js";
+import { boardClicks, typedMove } from "./boardclicks.js";
 import { el, pathId } from "./dom.js";
 import { currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePage } from "./i18n.js";
 import { claimFromAddress, claimInviteSeat, keepInvites, linksToHandOut } from "./invites.js";
@@ -57,6 +58,12 @@ const page = {
   hints: null, // the hint box (hints.js)
   hint: null, // {move, ply}: the hint to highlight on the board
 };
+// The board's clicks (declared before any code can draw the board).
+const { clickKey, chooseToken } = boardClicks(page, {
+  t, lang, canClick: () => page.replayPly === null && !page.busy, submit: (text) => submitMove(text),
+  redraw: () => { renderBoard(); renderChoices(); },
+  focusTargets: ["#choices button.choice", "#board .target"],
+});
 
 const COORDS = "ludotheque.coords";
 const CONFIRM = "ludotheque.confirm";
@@ -772,48 +779,6 @@ function onPageKey(event) {
   if (event.target.closest?.("input, select, textarea, [contenteditable]")) return;
   event.preventDefault();
   stepReplay(step);
-}
-
-/**
- * A typed move as the server knows it: spaces and case are free (`1 B 2` is `1b2`), so the
- * legal move that reads the same without them is sent; else the text, its spaces collapsed.
- */
-function typedMove(text, legal) {
-  const squeeze = (value) => value.replace(/\s+/g, "").toLowerCase();
-  const matches = legal.filter((move) => squeeze(move) === squeeze(text));
-  return matches.length === 1 ? matches[0] : text.trim().replace(/\s+/g, " ");
-}
-
-function clickKey(key) {
-  if (page.replayPly !== null || page.busy) return;
-  const choices = page.picker.choicesAt(key);
-  if (choices.length === 1) {
-    chooseToken(choices[0].token);
-  } else if (choices.length > 1) {
-    // One cell, several meanings: ask with buttons.
-    const bar = $("#choices");
-    bar.replaceChildren(el("span", { class: "prompt" }, t("game.chooseNext")),
-      ...choices.map((choice) => el("button", { type: "button", class: "choice", "data-token": choice.token,
-        onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang))));
-    bar.querySelector("button")?.focus();
-  } else if (page.picker.hasSelection && page.board.keyOf(page.picker.chosen.at(-1)) === key) {
-    page.picker.back();
-    renderBoard();
-    renderChoices();
-  }
-}
-
-function chooseToken(token) {
-  const done = page.picker.choose(token);
-  if (done) {
-    submitMove(done);
-    return;
-  }
-  renderBoard();
-  renderChoices();
-  if (!document.activeElement?.closest?.("#board")) {
-    ($("#choices button.choice") ?? $("#board .target"))?.focus?.();
-  }
 }
 
 function cancelSelection() {

@@ -16,6 +16,7 @@
 
 import { api, ApiError } from "./api.js";
 import { handleArrow, setRovingCell } from "./boardnav.js";
+import { boardClicks, typedMove } from "./boardclicks.js";
 import { el, pathId } from "./dom.js";
 import { currentLanguage, errorText, nameOf, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
@@ -43,6 +44,12 @@ const page = {
   gameCheck: null, // the last step: {playing, id} or {right, explanation} of the lesson game
   person: null, // the browser's person (`GET /api/me`), null until its first answer makes it a guest
 };
+// The board's clicks (declared before any code can draw the board).
+const { clickKey, chooseToken, cancelSelection } = boardClicks(page, {
+  t, lang, canClick: () => !page.busy && !page.answered && !step().game, submit: (text) => submitAnswer(text),
+  redraw: () => { renderBoard(); renderChoices(); },
+  focusTargets: ["#choices button.choice", "#choices select", "#board .target"],
+});
 
 start().catch((error) => {
   showMessage(errorText(lang, error));
@@ -312,51 +319,6 @@ function wireControls() {
   $("#next-button").addEventListener("click", () => show(page.index + 1, { focus: true }));
   $("#start-game").addEventListener("click", startGame);
   $("#reset-course").addEventListener("click", resetCourse);
-}
-
-/** A typed move as the server knows it: the legal move that reads the same without spaces and case. */
-function typedMove(text, legal) {
-  const squeeze = (value) => value.replace(/\s+/g, "").toLowerCase();
-  const matches = legal.filter((move) => squeeze(move) === squeeze(text));
-  return matches.length === 1 ? matches[0] : text.trim().replace(/\s+/g, " ");
-}
-
-function clickKey(key) {
-  if (page.busy || page.answered || step().game) return;
-  const choices = page.picker.choicesAt(key);
-  if (choices.length === 1) {
-    chooseToken(choices[0].token);
-  } else if (choices.length > 1) {
-    const bar = $("#choices");
-    bar.replaceChildren(el("span", { class: "prompt" }, t("game.chooseNext")),
-      ...choices.map((choice) => el("button", { type: "button", class: "choice", "data-token": choice.token,
-        onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang))));
-    bar.querySelector("button")?.focus();
-  } else if (page.picker.hasSelection && page.board.keyOf(page.picker.chosen.at(-1)) === key) {
-    page.picker.back();
-    renderBoard();
-    renderChoices();
-  }
-}
-
-function chooseToken(token) {
-  const done = page.picker.choose(token);
-  if (done) {
-    submitAnswer(done);
-    return;
-  }
-  renderBoard();
-  renderChoices();
-  if (!document.activeElement?.closest?.("#board")) {
-    ($("#choices button.choice") ?? $("#choices select") ?? $("#board .target"))?.focus?.();
-  }
-}
-
-function cancelSelection() {
-  if (!page.picker?.hasSelection) return;
-  page.picker.reset();
-  renderBoard();
-  renderChoices();
 }
 
 async function submitAnswer(text) {

@@ -1,0 +1,64 @@
+/**
+ * What every page with a clickable board shares (the game, the lessons, the puzzles): reading a
+ * typed move, and turning clicks on the board's cells into a move through the page's
+ * `MovePicker` (`page.picker`, read at each click: a page makes a new one per position).
+ */
+
+import { el } from "./dom.js";
+
+/**
+ * A typed move as the server knows it: spaces and case are free (`1 B 2` is `1b2`), so the
+ * legal move that reads the same without them is sent; else the text, its spaces collapsed.
+ */
+export function typedMove(text, legal) {
+  const squeeze = (value) => value.replace(/\s+/g, "").toLowerCase();
+  const matches = legal.filter((move) => squeeze(move) === squeeze(text));
+  return matches.length === 1 ? matches[0] : text.trim().replace(/\s+/g, " ");
+}
+
+/**
+ * The board's click handlers of `page` (`page.picker`, `page.board`): `clickKey(key)` for a cell
+ * (one meaning: chosen; several: a bar of buttons in `#choices`; the last chosen cell again: one
+ * step back), `chooseToken(token)`, and `cancelSelection()`. `canClick()` says whether the page
+ * takes clicks now, `submit(text)` sends a whole move, `redraw()` draws the board and the choices
+ * again, and the first of `focusTargets` present takes the focus after a step chosen off the board.
+ */
+export function boardClicks(page, { t, lang, canClick, submit, redraw, focusTargets }) {
+  function chooseToken(token) {
+    const done = page.picker.choose(token);
+    if (done) {
+      submit(done);
+      return;
+    }
+    redraw();
+    if (!document.activeElement?.closest?.("#board")) {
+      focusTargets.map((selector) => document.querySelector(selector)).find(Boolean)?.focus?.();
+    }
+  }
+
+  function clickKey(key) {
+    if (!canClick()) return;
+    const choices = page.picker.choicesAt(key);
+    if (choices.length === 1) {
+      chooseToken(choices[0].token);
+    } else if (choices.length > 1) {
+      // One cell, several meanings: ask with buttons.
+      const bar = document.querySelector("#choices");
+      bar.replaceChildren(el("span", { class: "prompt" }, t("game.chooseNext")),
+        ...choices.map((choice) => el("button", { type: "button", class: "choice", "data-token": choice.token,
+          onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang))));
+      bar.querySelector("button")?.focus();
+    } else if (page.picker.hasSelection && page.board.keyOf(page.picker.chosen.at(-1)) === key) {
+      page.picker.back();
+      redraw();
+    }
+  }
+
+  function cancelSelection() {
+    if (!page.picker?.hasSelection) return;
+    page.picker.reset();
+    redraw();
+  }
+
+  return { clickKey, chooseToken, cancelSelection };
+}
