@@ -19,7 +19,7 @@ export function typedMove(text, legal) {
 /**
  * The board's click handlers of `page` (`page.picker`, `page.board`): `clickKey(key)` for a cell
  * (one meaning: chosen; several: a bar of buttons in `#choices`; the last chosen cell again: one
- * step back), `chooseToken(token)`, and `cancelSelection()`. `canClick()` says whether the page
+ * step back), `chooseToken(token)`, `cancelSelection()` and `fillChoices(view)`. `canClick()` says whether the page
  * takes clicks now, `submit(text)` sends a whole move, `redraw()` draws the board and the choices
  * again, and the first of `focusTargets` present takes the focus after a step chosen off the board.
  */
@@ -54,11 +54,46 @@ export function boardClicks(page, { t, lang, canClick, submit, redraw, focusTarg
     }
   }
 
+  /**
+   * The picker's next step, appended to `#choices` (which the page empties and guards): the
+   * board's prompt for it (else a hint to select), then the choices that are no cell (buttons, or
+   * a list when there are many: a setup's), then "Finish" when the move may end here.
+   */
+  function fillChoices(view) {
+    const bar = document.querySelector("#choices");
+    const next = page.picker.next();
+    const buttons = next.filter((choice) => choice.key === null);
+    const complete = page.picker.complete();
+    // The board may say what this step asks (Imbrication: where to place, which piece acts...).
+    const prompt = page.board.prompt?.(view, page.picker.chosen, { complete, lang, next });
+    if (prompt) bar.append(el("p", { class: "hint board-prompt" }, prompt));
+    else if (page.picker.chosen.length === 0 && buttons.length === 0) {
+      bar.append(el("p", { class: "hint" }, t("game.selectHint")));
+    }
+    if (buttons.length > 0 || complete) bar.append(el("span", { class: "prompt" }, t("game.chooseNext")));
+    if (buttons.length > 12) {
+      const select = el("select", { "aria-label": t("game.chooseNext") },
+        el("option", { value: "" }, t("game.choose")),
+        buttons.map((choice) => el("option", { value: choice.token }, page.board.labelOf(choice.token, lang))));
+      select.addEventListener("change", () => select.value && chooseToken(select.value));
+      bar.append(select);
+    } else {
+      for (const choice of buttons) {
+        bar.append(el("button", { type: "button", class: "choice", "data-token": choice.token,
+          onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang)));
+      }
+    }
+    if (complete) {
+      bar.append(el("button", { type: "button", class: "choice finish", onclick: () => submit(complete) },
+        `${t("game.finish")} (${complete})`));
+    }
+  }
+
   function cancelSelection() {
     if (!page.picker?.hasSelection) return;
     page.picker.reset();
     redraw();
   }
 
-  return { clickKey, chooseToken, cancelSelection };
+  return { clickKey, chooseToken, cancelSelection, fillChoices };
 }

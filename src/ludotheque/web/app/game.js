@@ -59,7 +59,7 @@ const page = {
   hint: null, // {move, ply}: the hint to highlight on the board
 };
 // The board's clicks (declared before any code can draw the board).
-const { clickKey, chooseToken } = boardClicks(page, {
+const { clickKey, fillChoices } = boardClicks(page, {
   t, lang, canClick: () => page.replayPly === null && !page.busy, submit: (text) => submitMove(text),
   redraw: () => { renderBoard(); renderChoices(); },
   focusTargets: ["#choices button.choice", "#board .target"],
@@ -447,33 +447,7 @@ function renderChoices() {
     return;
   }
   if (page.replayPly !== null || !page.picker.isActive) return;
-  const next = page.picker.next();
-  const buttons = next.filter((choice) => choice.key === null);
-  const complete = page.picker.complete();
-  // The board may say what this step asks (Imbrication: where to place, which piece acts...).
-  const prompt = page.board.prompt?.(page.doc.view, page.picker.chosen, { complete, lang, next });
-  if (prompt) bar.append(el("p", { class: "hint board-prompt" }, prompt));
-  else if (page.picker.chosen.length === 0 && buttons.length === 0) {
-    bar.append(el("p", { class: "hint" }, t("game.selectHint")));
-  }
-  if (buttons.length > 0 || complete) bar.append(el("span", { class: "prompt" }, t("game.chooseNext")));
-  if (buttons.length > 12) {
-    // Too many to show as buttons (a setup's choices): a list instead.
-    const select = el("select", { "aria-label": t("game.chooseNext") },
-      el("option", { value: "" }, t("game.choose")),
-      buttons.map((choice) => el("option", { value: choice.token }, page.board.labelOf(choice.token, lang))));
-    select.addEventListener("change", () => select.value && chooseToken(select.value));
-    bar.append(select);
-  } else {
-    for (const choice of buttons) {
-      bar.append(el("button", { type: "button", class: "choice", "data-token": choice.token,
-        onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang)));
-    }
-  }
-  if (complete) {
-    bar.append(el("button", { type: "button", class: "choice finish", onclick: () => submitMove(complete) },
-      `${t("game.finish")} (${complete})`));
-  }
+  fillChoices(page.doc.view);
   if (page.board.randomChoice?.(page.doc.view) && page.picker.chosen.length === 0) {
     bar.append(el("button", { type: "button", class: "secondary", onclick: randomSetup }, t("game.randomSetup")));
   }

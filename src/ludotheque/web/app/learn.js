@@ -45,7 +45,7 @@ const page = {
   person: null, // the browser's person (`GET /api/me`), null until its first answer makes it a guest
 };
 // The board's clicks (declared before any code can draw the board).
-const { clickKey, chooseToken, cancelSelection } = boardClicks(page, {
+const { clickKey, cancelSelection, fillChoices } = boardClicks(page, {
   t, lang, canClick: () => !page.busy && !page.answered && !step().game, submit: (text) => submitAnswer(text),
   redraw: () => { renderBoard(); renderChoices(); },
   focusTargets: ["#choices button.choice", "#choices select", "#board .target"],
@@ -213,29 +213,7 @@ function renderChoices() {
   const bar = $("#choices");
   bar.replaceChildren();
   if (page.answered || step().game || !page.picker.isActive) return;
-  const next = page.picker.next();
-  const buttons = next.filter((choice) => choice.key === null);
-  const complete = page.picker.complete();
-  const prompt = page.board.prompt?.(step().view, page.picker.chosen, { complete, lang, next });
-  if (prompt) bar.append(el("p", { class: "hint board-prompt" }, prompt));
-  else if (page.picker.chosen.length === 0 && buttons.length === 0) bar.append(el("p", { class: "hint" }, t("game.selectHint")));
-  if (buttons.length > 0 || complete) bar.append(el("span", { class: "prompt" }, t("game.chooseNext")));
-  if (buttons.length > 12) {
-    const select = el("select", { "aria-label": t("game.chooseNext") },
-      el("option", { value: "" }, t("game.choose")),
-      buttons.map((choice) => el("option", { value: choice.token }, page.board.labelOf(choice.token, lang))));
-    select.addEventListener("change", () => select.value && chooseToken(select.value));
-    bar.append(select);
-  } else {
-    for (const choice of buttons) {
-      bar.append(el("button", { type: "button", class: "choice", "data-token": choice.token,
-        onclick: () => chooseToken(choice.token) }, page.board.labelOf(choice.token, lang)));
-    }
-  }
-  if (complete) {
-    bar.append(el("button", { type: "button", class: "choice finish", onclick: () => submitAnswer(complete) },
-      `${t("game.finish")} (${complete})`));
-  }
+  fillChoices(step().view);
   if (page.picker.hasSelection) {
     bar.append(el("button", { type: "button", class: "secondary", onclick: cancelSelection }, t("game.cancel")));
   }
