@@ -13,7 +13,8 @@ Usage: ``python benchmarks/solve_pylos.py [--folder DIR] [--speed] [--lookups N]
   positions are near the end (at most ``--reserve`` balls left in the reserves, 6 by default),
   where that search is quick.
 - ``--games N``: where the start is solved, N games of ``perfect`` (the second player, who wins)
-  against ``hard`` and N against ``uct100k``: ``perfect`` must win them all, in the table's plies.
+  against each of ``--opponents`` (``hard`` and ``uct100k``): ``perfect`` must win them all, in the
+  table's plies.
 """
 
 from __future__ import annotations
@@ -107,14 +108,14 @@ def check(table: KidsTable, count: int, reserve_left: int) -> dict[str, Any]:
             "examples": disagree[:3], "seconds": round(time.perf_counter() - began, 1)}
 
 
-def games(table: KidsTable, count: int) -> dict[str, Any]:
-    """``perfect`` as the second player (the winner) against ``hard`` and ``uct100k``."""
+def games(table: KidsTable, count: int, opponents: list[str]) -> dict[str, Any]:
+    """``perfect`` as the second player (the winner) against each of ``opponents``."""
     game = ludotheque.load("pylos", variant="kids")
     start = table.probe(0, 0, 0)
     if start is None:
         return {"skipped": "the start is not solved yet"}
     found: dict[str, Any] = {"start": vars(start)}
-    for name in ("hard", "uct100k"):
+    for name in opponents:
         won, lengths = 0, []
         for seed in range(count):
             perfect = PerfectBot(game, fallback=ai.bot("hard", game, seed=seed), table=table,
@@ -140,6 +141,7 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=0)
     parser.add_argument("--reserve", type=int, default=6, help="--check: balls left at most")
     parser.add_argument("--games", type=int, default=0)
+    parser.add_argument("--opponents", default="hard,uct100k", help="--games: bots, comma-separated")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     table = KidsTable(args.folder)
@@ -151,7 +153,7 @@ def main() -> None:
     if args.check and table.available:
         results["check"] = check(table, args.check, args.reserve)
     if args.games and table.available:
-        results["games"] = games(table, args.games)
+        results["games"] = games(table, args.games, args.opponents.split(","))
     text = json.dumps(results, indent=1)
     print(text)
     if args.out:
