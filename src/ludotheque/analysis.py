@@ -18,6 +18,11 @@ is the best move found. Marks come from per-game thresholds on the loss (``thres
 data in ``engines/<id>/analysis.json``, fitted by ``benchmarks/analysis_thresholds.py``
 (``docs/analysis.md``).
 
+Where the game is solved on this machine (its package's ``perfect`` module and tables,
+:mod:`ludotheque.solved`: Pylos under the kids rules everywhere, the others where their tables
+reach), each ply also carries the exact values of the position and of the move played ("wins in
+12", "loses in 9"), beside the search's evaluation (which the marks still come from).
+
 Hidden information: by default (``perspective=None``) each move is judged by what its mover knew,
 searched over determinizations of ``view(mover)`` before the move; ``perspective=seat`` analyses
 only that seat's moves, the same way; ``perspective="spectator"`` searches the true states, every
@@ -48,6 +53,7 @@ from pathlib import Path
 from typing import Any, Literal
 from xml.sax.saxutils import escape
 
+from . import solved
 from .core.contract import Game, Player, State
 from .core.records import Record, replay
 
@@ -164,7 +170,11 @@ class PlyAnalysis:
     move found there and ``line`` the line it leads to (``best`` first); ``played_value`` the
     value of the move played for its mover; ``loss`` = best − played (≥ 0); ``mark`` one of
     :data:`MARKS` or ``None``. ``analysed`` is false for a ply the perspective leaves out (another
-    seat's move): its numbers are then ``None``."""
+    seat's move): its numbers are then ``None``. Where the game is solved here (its package's
+    tables, :mod:`ludotheque.solved`), ``exact`` is the position's exact value for the mover
+    (``{"result": "win" | "loss" | "draw", "plies": n}``: that of its best moves), ``exact_best``
+    a move of that value and ``exact_played`` the exact value of the move played (``None``
+    where the position after it is not solved); elsewhere all three are ``None``."""
 
     ply: int
     mover: Player
@@ -177,6 +187,9 @@ class PlyAnalysis:
     loss: float | None = None
     mark: str | None = None
     searched: int = 0
+    exact: dict[str, Any] | None = None
+    exact_played: dict[str, Any] | None = None
+    exact_best: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -637,8 +650,10 @@ def _analyse_ply(searcher: _Searcher, before: State, text: str, ply: int, *,
             searched += spent
     loss = 0.0 if found.move == played else max(0.0, base - played_value)
     loss = round(loss, 4)
+    exact = solved.exact_of_move(before, played)
     return PlyAnalysis(ply, mover, text, True, round(found.value, 4), found.move, found.line,
-                       round(played_value, 4), loss, thresholds.mark(loss) if loss > 0 else None, searched)
+                       round(played_value, 4), loss, thresholds.mark(loss) if loss > 0 else None, searched,
+                       *(exact or (None, None, None)))
 
 
 def _value_after(searcher: _Searcher, worlds: Sequence[State], text: str, mover: Player, ply: int, *,

@@ -57,6 +57,11 @@ from .core.records import Record, replay
 
 FORMAT = 1
 FILE_NAME = "puzzles.json"
+SOLVED_FILE = "puzzles-solved.json"
+"""Beside ``puzzles.json``: "win in N" puzzles drawn from the game's solved tables (``source``
+``tables``; ``python -m ludotheque.puzzles solved GAME``), served with the others."""
+SOLVED_SOURCE = "tables"
+SOLVED_PLIES = (3, 5, 7)
 THEMES = ("win", "save", "gap")
 """A forced win (perfect information), the only move that does not lose by force, the only move
 far better than every other over the determinizations of the solver's view (hidden information)."""
@@ -203,7 +208,14 @@ def load_puzzles(game_id: str) -> PuzzleSet:
     loaded = read_puzzles(found.read_text("utf-8"), source)
     if loaded.game != game_id:
         raise PuzzleError(f"{source}: puzzles of {loaded.game!r}, not of {game_id!r}")
-    return loaded
+    solved = info(game_id).resource(SOLVED_FILE)
+    if solved is None:
+        return loaded
+    where = f"{info(game_id).package_name.replace('.', '/')}/{SOLVED_FILE}"
+    extra = read_puzzles(solved.read_text("utf-8"), where)
+    if extra.game != game_id or {p.id for p in extra.puzzles} & {p.id for p in loaded.puzzles}:
+        raise PuzzleError(f"{where}: puzzles of another game, or ids that {FILE_NAME} has already")
+    return replace(loaded, puzzles=loaded.puzzles + extra.puzzles)
 
 
 def read_puzzles(text: str, source: str = "<puzzles>") -> PuzzleSet:
@@ -608,6 +620,8 @@ def check(puzzle: Puzzle, budget: Budget, *, seed: int = 1, prover: Prover | Non
     - ``gap``: over fresh determinizations of the solver's view, searched deeper, the solution is
       still the best move by ``budget.gap`` at least.
     """
+    if puzzle.source == SOLVED_SOURCE:  # drawn from tables: checked by a plain search instead
+        return check_win_in(puzzle)
     try:
         states = states_of(puzzle)
     except PuzzleError as error:
@@ -641,6 +655,80 @@ def check(puzzle: Puzzle, budget: Budget, *, seed: int = 1, prover: Prover | Non
     value, depth = prover.value(after, budget.plies, budget.nodes, seed)
     lost = value >= 1.0 if prover.side(after.to_move) != side else value <= -1.0
     return Check(puzzle.id, not lost, f"value {value:+.3f} at depth {depth}")
+
+
+# -- "win in N" from the solved tables -------------------------------------------------------------
+def wins_within(state: State, plies: int, side: int | None = None) -> bool:
+    """Whether ``side`` (by default the side to move) wins by force within ``plies`` plies: a
+    plain search of the engine, every move of either side (no kernel, no tables: what checks the
+    puzzles drawn from the tables, independently of them). Two sides only; costly beyond a few
+    plies."""
+    game = state.game
+    if side is None:
+        assert state.to_move is not None
+        side = side_of(game, state.to_move)
+    if state.is_over:
+        return any(side_of(game, p) == side for p in state.result().winners)
+    if plies <= 0:
+        return False
+    assert state.to_move is not None
+    children = (state.play(move) for move in state.legal_moves())
+    if side_of(game, state.to_move) == side:
+        return any(wins_within(child, plies - 1, side) for child in children)
+    return all(wins_within(child, plies - 1, side) for child in children)
+
+
+def check_win_in(puzzle: Puzzle) -> Check:
+    """A "win in N" puzzle checked by :func:`wins_within`: the solver wins within ``puzzle.plies``
+    plies and not within fewer (N - 2), the line is that long and wins, and no other first move
+    wins within N."""
+    try:
+        states = states_of(puzzle)
+    except PuzzleError as error:
+        return Check(puzzle.id, False, str(error))
+    state, n = states[0], puzzle.plies
+    game = state.game
+    side = side_of(game, puzzle.solver)
+    if len(puzzle.line) != n or not wins_within(states[-1], 0, side):
+        return Check(puzzle.id, False, f"the line is not a win in {n}")
+    if not wins_within(state, n) or wins_within(state, n - 2):
+        return Check(puzzle.id, False, f"not a win in exactly {n} plies")
+    for move in state.legal_moves():
+        if str(move) != puzzle.line[0] and wins_within(state.play(move), n - 1, side):
+            return Check(puzzle.id, False, f"{move} wins within {n} plies too")
+    return Check(puzzle.id, True, f"a win in {n}, its first move the only one")
+
+
+def solved_puzzles(game_id: str, count: int, *, seed: int = 0,
+                   plies: Sequence[int] = SOLVED_PLIES, progress: Progress | None = None) -> PuzzleSet:
+    """About ``count`` "win in N" puzzles (N in ``plies``, as many of each) drawn from the solved
+    tables of ``game_id`` on this machine (its package's ``perfect`` module: ``win_lines``), each
+    checked by :func:`check_win_in`; ids ``<game>-s001``..., ``source`` ``tables``. Raises
+    :class:`PuzzleError` where the game has no tables here."""
+    from . import solved
+
+    module = solved.perfect_module(info(game_id).package_name)
+    draw = getattr(module, "win_lines", None)
+    if module is None or not callable(draw):
+        raise PuzzleError(f"{game_id}: its package draws no puzzles from solved tables")
+    kept: list[Puzzle] = []
+    each = -(-count // len(plies))
+    for n in plies:
+        for drawn in draw(n, each, seed=seed + n):
+            game = load(game_id, variant=drawn.variant)
+            state = replay(Record.start(game, 0).with_moves(drawn.moves))[-1]
+            assert state.to_move is not None
+            found = Found("win", tuple(drawn.line), n, 2.0, drawn.legal)
+            puzzle = Puzzle(f"{game_id}-s{len(kept) + 1:03d}", game_id, drawn.variant, game.players, 0,
+                            tuple(drawn.moves), state.to_move, found.line, "win", n, 2.0,
+                            estimate_rating(found, game, state), SOLVED_SOURCE)
+            if check_win_in(puzzle).ok:
+                kept.append(puzzle)
+            if progress is not None:
+                progress(len(kept), count)
+    if not kept:
+        raise PuzzleError(f"{game_id}: no puzzle drawn: are its tables built here (ludotheque solve)?")
+    return PuzzleSet(game_id, tuple(kept[:count]), Budget(plies=max(plies)), seed)
 
 
 # -- the generator ---------------------------------------------------------------------------------
@@ -835,7 +923,9 @@ def package_path(game_id: str) -> Path:
 # -- the command (``python -m ludotheque.puzzles``) -------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     """``generate GAME [--count N] [--seed S] [--records PATH...] [--out FILE]`` writes a
-    ``puzzles.json`` (by default into the game's package); ``merge OUT FILE...`` joins runs;
+    ``puzzles.json`` (by default into the game's package); ``solved GAME [--count 60] [--seed S]
+    [--plies 3 5 7]`` draws "win in N" puzzles from the game's solved tables on this machine into
+    its ``puzzles-solved.json``; ``merge OUT FILE...`` joins runs;
     ``check GAME [--seed S] [--prune]`` re-checks the stored puzzles with a deeper search, prints
     how many still hold, and with ``--prune`` drops the others (numbered again)."""
     import argparse
@@ -858,6 +948,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     again.add_argument("--file", type=Path, default=None, help="a puzzles file (default: the game's)")
     again.add_argument("--prune", action="store_true", help="write the file back without the failures")
     again.add_argument("--start", type=int, default=0, help="check only from the N-th puzzle on")
+    tables = sub.add_parser("solved", help=f"draw 'win in N' puzzles from a game's solved tables into "
+                                            f"its {SOLVED_FILE}")
+    tables.add_argument("game")
+    tables.add_argument("--count", type=int, default=60)
+    tables.add_argument("--seed", type=int, default=0)
+    tables.add_argument("--plies", type=int, nargs="+", default=list(SOLVED_PLIES))
+    tables.add_argument("--out", type=Path, default=None)
     join = sub.add_parser("merge", help="merge puzzles files of one game into one")
     join.add_argument("out", type=Path)
     join.add_argument("files", type=Path, nargs="+")
@@ -866,6 +963,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         merged = merge([read_puzzles(path.read_text("utf-8"), str(path)) for path in args.files])
         write_puzzles(merged, args.out)
         print(f"{merged.game}: {len(merged.puzzles)} puzzles written to {args.out}")
+        return 0
+    if args.command == "solved":
+        made = solved_puzzles(args.game, args.count, seed=args.seed, plies=args.plies)
+        target = args.out or package_path(args.game).with_name(SOLVED_FILE)
+        write_puzzles(made, target)
+        print(f"{made.game}: {len(made.puzzles)} puzzles from the tables written to {target}")
         return 0
     game = load(args.game)
     if args.command == "check":
@@ -914,6 +1017,8 @@ def run_generator(game: Game, count: int, *, seed: int = 0, records: Sequence[Re
 
 __all__ = [
     "FILE_NAME",
+    "SOLVED_FILE",
+    "SOLVED_SOURCE",
     "THEMES",
     "Budget",
     "Check",
@@ -927,6 +1032,7 @@ __all__ = [
     "Verdict",
     "after_step",
     "check",
+    "check_win_in",
     "generate",
     "has_puzzles",
     "judge",
@@ -940,11 +1046,13 @@ __all__ = [
     "read_records",
     "run_generator",
     "self_play",
+    "solved_puzzles",
     "solver_plies",
     "state_at",
     "states_of",
     "steps",
     "validate",
+    "wins_within",
     "write_puzzles",
 ]
 

@@ -126,7 +126,8 @@ def test_a_hidden_information_puzzle_shows_only_the_solvers_view(client: TestCli
     state = puzzles.position(puzzle)
     doc = client.get(f"/api/puzzles/{game}/{puzzle.id}").json()
     assert set(doc) == {"game", "id", "lang", "title", "variant", "players", "solver", "theme", "plies",
-                        "steps", "moves", "puzzle_rating", "rating", "step", "view", "legal_moves"}
+                        "steps", "moves", "puzzle_rating", "rating", "step", "view", "legal_moves",
+                        "source", "sources"}
     assert doc["view"] == state.view(puzzle.solver)
     states = [puzzles.game_of(puzzle).new_state(puzzle.seed)]
     for text in puzzle.moves:

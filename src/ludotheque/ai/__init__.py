@@ -21,13 +21,12 @@ True
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from ..core.contract import Game, LevelSpec
+from ..solved import perfect_module
 from .alphabeta import AlphaBetaBot
 from .base import Analysis, Bot, Evaluator, Progress
 from .compiled import (
@@ -82,14 +81,10 @@ def perfect_bot(spec: LevelSpec, game: Game, *, rng: random.Random) -> Bot:
     exact play from its solved tables, its ``fallback`` level elsewhere, said so in its analysis);
     a game that ships none plays its fallback level."""
     fallback = from_spec(level_for(game, str(spec.options.get("fallback", "hard"))), game, rng=rng)
-    name = f"{game.info.package_name}.{PERFECT}"
-    try:
-        found = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        found = None
-    if found is None:
+    module = perfect_module(game.info.package_name)
+    if module is None:
         return fallback
-    bot: Bot = importlib.import_module(name).PerfectBot(game, rng=rng, fallback=fallback)
+    bot: Bot = module.PerfectBot(game, rng=rng, fallback=fallback)
     return bot
 
 

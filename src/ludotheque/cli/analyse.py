@@ -22,6 +22,7 @@ from ..analysis import MARK_SYMBOLS, SPECTATOR, Analysis, Budget, Perspective, b
 from ..analysis import analyse as analyse_game
 from ..core import RecordError
 from ..core.records import Record
+from ..solved import words_of
 from .common import LangOption, console, errors, fail, language, print_table
 
 MESSAGES: dict[str, dict[str, str]] = {
@@ -47,6 +48,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "line": {"fr": "suite", "en": "line"},
     "loss": {"fr": "perte", "en": "loss"},
     "mark": {"fr": "note", "en": "mark"},
+    "exact": {"fr": "valeur exacte", "en": "exact value"},
     "summary": {"fr": "Résumé par joueur", "en": "Summary per player"},
     "moves": {"fr": "coups", "en": "moves"},
     "average_loss": {"fr": "perte moyenne", "en": "average loss"},
@@ -140,18 +142,22 @@ def _with_progress(record: Record, perspective: Perspective, seed: int, budget: 
 def show(analysis: Analysis, lang: str) -> None:
     """The table of plies and the summary per player."""
     table = Table(title=escape(say("title", lang, game=analysis.game, engine=analysis.engine)))
-    for key in ("ply", "player", "move", "eval", "best", "loss", "mark", "line"):
+    # Where the game is solved here, the move played's exact value ("wins in 12") too.
+    exact = any(entry.exact_played for entry in analysis.plies)
+    for key in ("ply", "player", "move", "eval", "best", "loss", "mark", "line", "exact")[:9 if exact else 8]:
         right = key in ("ply", "player", "eval", "loss")
         table.add_column(say(key, lang), justify="right" if right else "left")
     for entry in analysis.plies:
+        value = [words_of(entry.exact_played, lang)] if exact else []
         if not entry.analysed:
             dash = say("not_analysed", lang)
-            table.add_row(str(entry.ply + 1), str(entry.mover), escape(entry.move), dash, dash, dash, "", "")
+            table.add_row(str(entry.ply + 1), str(entry.mover), escape(entry.move), dash, dash, dash, "", "",
+                          *value)
             continue
         mark = f"{MARK_SYMBOLS[entry.mark]} {mark_word(entry.mark, lang)}" if entry.mark else ""
         line = " ".join(entry.line) if entry.mark else ""
         table.add_row(str(entry.ply + 1), str(entry.mover), escape(entry.move), f"{entry.value:+.2f}",
-                      escape(entry.best or ""), f"{entry.loss:.2f}", mark, escape(line))
+                      escape(entry.best or ""), f"{entry.loss:.2f}", mark, escape(line), *value)
     print_table(console, table)
     summary = Table(title=say("summary", lang))
     summary.add_column(say("player", lang), justify="right")

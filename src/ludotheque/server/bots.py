@@ -23,6 +23,10 @@ Traceback (most recent call last):
 ludotheque.server.errors.ApiError: unknown bot level 'nonsense' for pylos: ...
 >>> check_level("difficile", __import__("ludotheque").load("pylos"))
 'hard'
+>>> check_level("perfect", __import__("ludotheque").load("expion"))
+Traceback (most recent call last):
+...
+ludotheque.server.errors.ApiError: perfect play is not available on this server for expion (standard): ...
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from .. import solved
 from ..core.contract import Game, State
 from ..core.registry import load
 from . import metrics
@@ -54,11 +59,22 @@ def check_level(level: str, game: Game) -> str:
 
     try:
         name = ai.canonical_level(level)
+        if name == solved.LEVEL:
+            check_perfect(game)
         ai.bot(name, game, seed=0)
     except ValueError as error:
         message = f"unknown bot level {quoted(level)} for {game.id}: {error}"
         raise ApiError(400, message, "bad_request") from None
     return name
+
+
+def check_perfect(game: Game) -> None:
+    """Raise ``ApiError`` (400) unless perfect play is on offer for ``game`` here: its package
+    is solved and the tables of its rule set are built on this server (``ludotheque solve``)."""
+    if not solved.available(game.id, game.variant):
+        raise ApiError(400, f"perfect play is not available on this server for {game.id} "
+                            f"({game.variant}): that game is not solved here (no tables built)",
+                       "bad_request")
 
 
 def bots_available() -> bool:

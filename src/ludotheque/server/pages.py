@@ -25,7 +25,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -36,6 +36,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from markdown_it import MarkdownIt
 
+from .. import solved
 from ..core.contract import RULES_SECTIONS, GameInfo, rules_section
 from ..core.registry import games, info
 from ..lessons import has_lessons
@@ -473,6 +474,7 @@ def game_facts(game_id: str) -> dict[str, Any]:
         "default_players": facts.default_players,
         "rules_version": facts.rules_version,
         "bot_levels": list(bot_levels()),
+        "perfect": perfect_play(game_id, facts.variants, facts.package_name),
         "variant_names": {
             variant: {lang: facts.variant_name(variant, lang) for lang in LANGUAGES}
             for variant in facts.variants
@@ -485,6 +487,18 @@ def game_facts(game_id: str) -> dict[str, Any]:
         "board": board_url(game_id),
         "picture": picture_url(game_id),
     }
+
+
+def perfect_play(game_id: str, variants: Sequence[str], package: str) -> dict[str, Any] | None:
+    """Where the ``perfect`` level plays here: ``None`` for a game whose package is not solved (or
+    no bots), else ``{"variants": {variant: "complete" | "partial"}}`` for the rule sets whose
+    tables are built on this server (``partial``: it falls back to ``hard`` where they stop); a
+    rule set missing there is not offered (the pages say so)."""
+    if not bots_available() or not package or solved.perfect_module(package) is None:
+        return None
+    return {"variants": {
+        variant: "complete" if solved.complete(game_id, variant) else "partial"
+        for variant in variants if solved.available(game_id, variant)}}
 
 
 def bot_levels() -> tuple[str, ...]:

@@ -4,6 +4,8 @@ answers judged by the engine (:mod:`ludotheque.puzzles`), the ratings moved in t
 - ``GET /api/puzzles/{game}/next`` (``?lang=``): a puzzle the person has not tried, one of those
   whose rating is nearest theirs, with its position as the solver sees it (``view``,
   ``legal_moves``) and the person's puzzle ``rating``; ``404 not_found`` once every puzzle was tried.
+  ``?source=tables``: only the "win in N" puzzles drawn from the game's solved tables (each under
+  its own ``variant``, Pylos's kids rules); a source the game has none of is a 400.
 - ``GET /api/puzzles/{game}/{id}``: that puzzle, the same way.
 - ``POST /api/puzzles/{game}/{id}/answer`` ``{"move": "...", "step": 0}``: right or wrong; for a
   right move that does not end the puzzle, the ``replies`` the line plays and the position after
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import html
 import random
+from dataclasses import replace
 from functools import cache
 from typing import Annotated, Any
 
@@ -90,6 +93,14 @@ def _known_moves(puzzle: puzzles.Puzzle) -> tuple[str, ...]:
     return tuple(masked_moves(game, states, puzzle.moves, puzzle.solver))
 
 
+@cache
+def sources_of(game_id: str) -> list[str]:
+    """Where the game's puzzles come from (``self-play``, ``record``, ``tables``: "win in N" drawn
+    from its solved tables), for the page's choice of puzzles."""
+    found = _set(game_id)
+    return sorted({puzzle.source for puzzle in found.puzzles}) if found is not None else []
+
+
 def position_document(puzzle: puzzles.Puzzle, step: int) -> dict[str, Any]:
     """The position of ``step`` as the solver sees it: the view and the legal moves."""
     state = puzzles.state_at(puzzle, step)
@@ -110,6 +121,7 @@ def puzzle_document(puzzle: puzzles.Puzzle, lang: str, own: puzzles.Rating,
         "title": pick_words(info(puzzle.game).title, lang),
         "variant": puzzle.variant, "players": puzzle.players, "solver": puzzle.solver,
         "theme": puzzle.theme, "plies": puzzle.plies, "steps": puzzles.steps(puzzle),
+        "source": puzzle.source, "sources": sources_of(puzzle.game),
         "moves": list(_known_moves(puzzle)), "puzzle_rating": shown_rating(own),
         "rating": shown_rating(person) if person is not None else None,
         **position_document(puzzle, 0),
@@ -139,9 +151,15 @@ def answer(request: Request, body: dict[str, Any]) -> JSONResponse:
 
 # -- the routes ------------------------------------------------------------------------------------
 @router.get("/api/puzzles/{game_id}/next")
-async def next_puzzle(request: Request, game_id: str) -> JSONResponse:
-    """A puzzle the person has not tried, near their rating (one of the nearest, at random)."""
+async def next_puzzle(request: Request, game_id: str, source: str | None = None) -> JSONResponse:
+    """A puzzle the person has not tried, near their rating (one of the nearest, at random);
+    ``?source=tables`` only among those of that source (the "win in N" of the solved tables)."""
     found = set_of(game_id)
+    if source is not None:
+        if source not in sources_of(game_id):
+            raise ApiError(400, f"{game_id}: no puzzles from {quoted(source)}; sources: "
+                                f"{', '.join(sources_of(game_id))}", "bad_request")
+        found = replace(found, puzzles=tuple(p for p in found.puzzles if p.source == source))
     lang = language_of(request)
     account = await person_of(request)
     store = store_of(request)

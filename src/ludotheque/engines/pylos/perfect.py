@@ -9,6 +9,12 @@ analysis says ``perfect`` and the exact value ("wins in 12"). Elsewhere (another
 built or not that far yet) it asks its ``fallback`` bot, the ``hard`` level, and says so in the
 analysis's algorithm: ``alphabeta (perfect: not solved here)``.
 
+The rest of the project asks this module through ``ludotheque.solved`` (no game named outside
+``engines/``): ``available(variant)`` and ``complete(variant)`` (the server offers ``perfect``
+only where the tables are built), ``position_value``, ``move_value`` and ``move_values`` (the
+exact values of the analysis of a game), and ``win_lines`` ("win in N" puzzles drawn from the
+kids tables, ``python -m ludotheque.puzzles solved pylos``).
+
 >>> exact_words(Exact(True, 12), "en"), exact_words(Exact(False, 9), "fr")
 ('wins in 12', 'perd en 9')
 >>> exact_words(Exact(False, 0, draw=True), "fr")
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, cast
 
 from ...ai.base import Analysis, Bot, Progress
@@ -27,9 +34,12 @@ from ...core.contract import Game, State
 from . import board, rules
 from .rules import PylosState
 from .solve_cycles import CyclesTable, read_cycles_progress
+from .solve_index import kids_index
 from .solver import KidsTable, Solved, tables_dir
 
 ALGORITHM = "perfect"
+# The rule set of the "win in N" puzzles: the one solved everywhere.
+PUZZLE_VARIANT = "kids"
 FALLBACK_NOTE = "perfect: not solved here"
 _WORDS = {
     "en": ("wins in {n}", "loses in {n}", "draw"),
@@ -96,12 +106,54 @@ def solved_table(state: State, table: Tables | None = None) -> Tables | None:
 
 
 def _default_table(variant: str) -> Tables | None:
+    """The tables of ``variant`` in the data folder, opened once per state of their progress file:
+    a server asks on every catalog request and every analysed ply, and a solve still running
+    (or finished since) is seen at its next checkpoint."""
     folder = tables_dir(variant)
-    if variant == "kids":
-        return KidsTable(folder)
-    if read_cycles_progress(folder) is None:
+    try:
+        stamp = (folder / "progress.json").stat().st_mtime_ns
+    except OSError:
         return None
-    return CyclesTable(folder, variant)
+    key = (str(folder), variant)
+    cached = _OPENED.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    table = _open_table(folder, variant)
+    _OPENED[key] = (stamp, table)
+    return table
+
+
+def _open_table(folder: Path, variant: str) -> Tables | None:
+    try:
+        if variant == "kids":
+            return KidsTable(folder)
+        if read_cycles_progress(folder) is None:
+            return None
+        return CyclesTable(folder, variant)
+    except (OSError, ValueError):  # a folder of another rule set, a file cut short
+        return None
+
+
+_OPENED: dict[tuple[str, str], tuple[int, Tables | None]] = {}
+
+
+def available(variant: str) -> bool:
+    """Whether this machine holds solved tables of Pylos under ``variant`` that the engine can
+    play from (the server offers the ``perfect`` level only then)."""
+    table = _default_table(variant)
+    return table is not None and table.available and table.balls == _engine_balls()
+
+
+def complete(variant: str) -> bool:
+    """Whether every position of ``variant`` is solved here (the kids rules once every layer is
+    done; the others once their analysis is finished, draws included): ``perfect`` then never
+    falls back."""
+    table = _default_table(variant)
+    if not available(variant) or table is None:
+        return False
+    if isinstance(table, KidsTable):
+        return table.done >= set(range(kids_index(table.balls).top_layer + 1))
+    return isinstance(table, CyclesTable) and table.progress.finished
 
 
 def _value(table: Tables, state: State) -> Exact | None:
@@ -141,6 +193,23 @@ def position_value(state: State, table: Tables | None = None) -> Exact | None:
     if found is None or state.is_over or state.to_move is None:
         return None
     return _value(found, state)
+
+
+def move_value(state: State, move: Any, table: Tables | None = None) -> Exact | None:
+    """The exact value of playing ``move`` (a move or its text) in ``state``, for the player who
+    plays it, where the position after it is solved or over; ``None`` elsewhere (the analysis of
+    a game asks this of the move played)."""
+    found = solved_table(state, table)
+    if found is None or state.is_over or state.to_move is None:
+        return None
+    child = state.play(move)
+    if child.is_over:
+        winners = child.result().winners
+        return Exact(state.to_move in winners, 1, draw=not winners)
+    value = _value(found, child)
+    if value is None or value.draw:
+        return value
+    return Exact(not value.wins, value.plies + 1)
 
 
 class PerfectBot(Bot):
@@ -199,3 +268,84 @@ def win_in_puzzles(plies: int, count: int, *, seed: int = 0, table: Tables | Non
                 break
             state = state.play(rng.choice(state.legal_moves()))
     return found
+
+
+@dataclass(frozen=True)
+class WinLine:
+    """A "win in N" puzzle drawn from the tables (kids rules): the moves from the start to its
+    position, the solution line to the end of the game (the solver's fastest win at each of their
+    turns, the loser's longest defence between), the legal moves at the position, and ``only``:
+    whether each of the solver's moves is their only winning move (else only the fastest)."""
+
+    moves: tuple[str, ...]
+    line: tuple[str, ...]
+    legal: int
+    only: bool
+    variant: str = PUZZLE_VARIANT
+
+    @property
+    def plies(self) -> int:
+        return len(self.line)
+
+
+def win_lines(plies: int, count: int, *, seed: int = 0, table: Tables | None = None,
+              tries: int = 20_000) -> list[WinLine]:
+    """Up to ``count`` "win in ``plies``" puzzles of Pylos (kids rules), from random games
+    (``seed``; ``tries`` games at most, one puzzle a game): positions with two legal moves or
+    more where exactly one move wins in the fewest plies, and at each later turn of the winner
+    again exactly one, so that the only right answer is the line's. Those where that move is
+    also the only one that wins at all (``only``) come first; the others fill up to ``count``
+    (a win in 3 is rarely alone). Fewer (or none) where the tables do not reach."""
+    game = load("pylos", variant=PUZZLE_VARIANT)
+    if solved_table(game.new_state(), table) is None:
+        return []
+    rng = random.Random(seed)
+    alone: list[WinLine] = []
+    fastest: list[WinLine] = []
+    seen: set[tuple[int, int, int | None]] = set()
+    for tried in range(tries):
+        # Enough alone; or enough in all once a tenth of the tries found too few alone.
+        if len(alone) >= count or (tried >= tries // 10 and len(alone) + len(fastest) >= count):
+            break
+        state, moves = game.new_state(), list[str]()
+        while not state.is_over:
+            pylos = cast(PylosState, state)
+            key = (pylos.balls(0), pylos.balls(1), state.to_move)
+            if key not in seen:
+                seen.add(key)
+                found = _win_line(state, plies, table, tuple(moves))
+                if found is not None and found.only:
+                    alone.append(found)
+                    break
+                if found is not None:
+                    fastest.append(found)
+            move = rng.choice(state.legal_moves())
+            moves.append(str(move))
+            state = state.play(move)
+    return (alone + fastest)[:count]
+
+
+def _win_line(state: State, plies: int, table: Tables | None, moves: tuple[str, ...]) -> WinLine | None:
+    """The "win in ``plies``" puzzle at ``state``, or ``None`` where it is not one."""
+    value = position_value(state, table)
+    legal = len(state.legal_moves())
+    if value is None or not value.wins or value.plies != plies or legal < 2:
+        return None
+    solver, line, only = state.to_move, [], True
+    while not state.is_over:
+        values = move_values(state, table)
+        if values is None or any(v is None for v in values.values()):
+            return None
+        known = {str(move): v for move, v in values.items() if v is not None}
+        best = min(v.key() for v in known.values())
+        if state.to_move == solver:
+            winning = [text for text, v in known.items() if v.key() == best and v.wins]
+            if len(winning) != 1:
+                return None
+            only = only and sum(1 for v in known.values() if v.wins) == 1
+            move = winning[0]
+        else:  # the longest defence, the first in move order among equals
+            move = next(text for text, v in known.items() if v.key() == best)
+        line.append(move)
+        state = state.play(move)
+    return WinLine(moves, tuple(line), legal, only) if len(line) == plies else None

@@ -3,7 +3,9 @@
  * /api/games/<id>/analysis` (which starts the analysis on the server the first time) and shows its
  * progress until it is done; then the evaluation chart (the server's SVG, each point a ply), a
  * summary per player, the list of moves with their marks, and for the chosen ply the board before
- * the move with the best move found and the move played, and the better line.
+ * the move with the best move found and the move played, and the better line. Where the game is
+ * solved on the server (`exact`, `exact_played`, `exact_best` of a ply), each move's exact value
+ * ("wins in 12") beside the evaluation, and a note where the move played changed the result.
  *
  * The positions come from `/api/games/<id>/replay/<n>` (a finished game's spectator views): the
  * game is over, so nothing it shows is a secret any more.
@@ -50,8 +52,19 @@ async function start() {
   $("#analysis-title").textContent = `${t("analysis.title")} — ${title}`;
   document.title = `${t("analysis.title")} — ${title} — Ludothèque`;
   fillViews(doc);
+  showExactNote(facts?.perfect, doc.variant);
   wire();
   await ask();
+}
+
+/** Whether exact values can show: the game is solved and this variant's tables are built here. */
+function showExactNote(perfect, variant) {
+  const note = $("#analysis-exact-note");
+  if (!perfect) return;
+  const coverage = perfect.variants?.[variant];
+  note.textContent = t(coverage === "complete" ? "analysis.exactAll"
+    : coverage === "partial" ? "analysis.exactSome" : "analysis.exactMissing");
+  note.hidden = false;
 }
 
 function seatName(seat) {
@@ -195,7 +208,9 @@ function renderPlies(analysis) {
     const button = el("button", { type: "button", class: `ply-button${entry.mark ? ` ${entry.mark}` : ""}`,
       "data-ply": entry.ply, "aria-pressed": "false", onclick: () => choosePly(entry.ply) },
     el("span", { class: `mover seat-${entry.mover}` }, seatName(entry.mover)), " ", label.join(""),
-    entry.mark ? el("span", { class: "mark-word" }, ` (${markWord(entry.mark)})`) : null);
+    entry.mark ? el("span", { class: "mark-word" }, ` (${markWord(entry.mark)})`) : null,
+    entry.exact_played ? el("span", { class: `exact-word${flipped(entry) ? " exact-flip" : ""}` },
+      ` — ${exactWords(entry.exact_played)}`) : null);
     return el("li", { class: entry.analysed ? "analysed" : "not-analysed" }, button);
   });
   $("#analysis-plies").replaceChildren(...items);
@@ -252,8 +267,31 @@ function renderDetail(entry) {
     if (entry.line?.length) {
       parts.push(el("p", { class: "better-line" }, t("analysis.line", { line: entry.line.join(" ") })));
     }
+    parts.push(...exactDetail(entry, who));
   }
   $("#ply-detail").replaceChildren(...parts);
+}
+
+/** "wins in 12", "loses in 9", "draw": an exact value (`{result, plies}`) in words. */
+function exactWords(value) {
+  return value ? t(`analysis.exact.${value.result}`, { n: value.plies }) : "";
+}
+
+/** Whether the move played changed the exact result (a won position thrown away, say). */
+function flipped(entry) {
+  return Boolean(entry.exact && entry.exact_played && entry.exact.result !== entry.exact_played.result);
+}
+
+/** Where the position is solved: its exact value with a perfect move, and the move played's. */
+function exactDetail(entry, who) {
+  if (!entry.exact) return [];
+  const parts = [el("p", { class: "exact" }, t("analysis.exactValue",
+    { who, value: exactWords(entry.exact), move: entry.exact_best ?? "?" }))];
+  parts.push(el("p", { class: "exact" }, entry.exact_played
+    ? t("analysis.exactPlayed", { who, value: exactWords(entry.exact_played) })
+    : t("analysis.exactUnknown"),
+  flipped(entry) ? el("strong", { class: "exact-flip" }, ` — ${t("analysis.exactFlip")}`) : null));
+  return parts;
 }
 
 function signed(value) {

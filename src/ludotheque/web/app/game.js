@@ -469,6 +469,10 @@ function renderMoveForm(doc) {
 
 /** A seat's person in words: a bot's level, an open or invite seat, a name (the server's "Guest n" translated). */
 function seatHolder(seat) {
+  // The perfect bot plays the hard level where this variant's tables do not reach: say so.
+  const partial = seat.level === "perfect"
+    && gameFacts(page.doc?.game)?.perfect?.variants?.[page.doc?.variant] !== "complete";
+  if (seat.kind === "bot" && partial) return t("game.bot", { level: t("level.perfectPartial") });
   if (seat.kind === "bot") return t("game.bot", { level: nameOf(t, "level", seat.level ?? "?") });
   if (seat.kind === "open") return t("game.open");
   if (seat.kind === "invite") return t("game.invitePending");

@@ -6,12 +6,15 @@
 
 import { api, gamePath, inviteHandoff } from "./api.js";
 import { el } from "./dom.js";
-import { currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePage } from "./i18n.js";
+import { addWords, currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePage } from "./i18n.js";
 import { formatDeadline, timeControlText } from "./clock.js";
 import { showWarning } from "./moderation-warnings.js";
 import { loadPerson, showPerson } from "./person.js";
 import { notify, showCount, watchPerson } from "./turns.js";
 import { tournamentLine, tournamentPage, tournamentsPath } from "./tournamentkit.js";
+import PERFECT_WORDS from "./texts-perfect.json" with { type: "json" };
+
+addWords(PERFECT_WORDS);
 
 const lang = currentLanguage();
 const t = translatePage(lang);
@@ -126,11 +129,36 @@ function fillGameOptions() {
   fillSeats();
 }
 
+/**
+ * How the `perfect` level stands for the chosen game and variant on this server (the catalog's
+ * `perfect`): "complete" or "partial" (tables built: offered), "missing" (the game is solved but
+ * not here: said so), or null (the game has no perfect play at all).
+ */
+function perfectPlay(entry, variant) {
+  if (!entry?.perfect) return null;
+  return entry.perfect.variants?.[variant] ?? "missing";
+}
+
+function perfectLabel(coverage) {
+  return `${t("form.bot")} — ${coverage === "partial" ? t("form.perfectPartial") : nameOf(t, "level", "perfect")}`;
+}
+
+/** The line under the seats that says whether perfect play is on offer for this variant here. */
+function showPerfectNote(coverage) {
+  const note = $("#form-perfect");
+  if (!note) return;
+  const key = { complete: "form.perfectOffered", partial: "form.perfectPartialNote", missing: "form.perfectMissing" }[coverage];
+  note.hidden = !key;
+  note.textContent = key ? t(key) : "";
+}
+
 function fillSeats() {
   const entry = facts($("#form-game").value);
   const players = Number($("#form-players").value || 2);
+  const coverage = perfectPlay(entry, $("#form-variant").value);
   const fieldset = $("#form-seats");
   fieldset.replaceChildren(el("legend", {}, t("form.seat")));
+  showPerfectNote(coverage);
   for (let seat = 0; seat < players; seat += 1) {
     const options = [
       el("option", { value: "human" }, t("form.human")),
@@ -138,6 +166,8 @@ function fillSeats() {
       el("option", { value: "open" }, t("form.open")),
       ...botLevels(entry).map((level) =>
         el("option", { value: `bot:${level}` }, `${t("form.bot")} — ${nameOf(t, "level", level)}`)),
+      ...(coverage === "complete" || coverage === "partial"
+        ? [el("option", { value: "bot:perfect" }, perfectLabel(coverage))] : []),
     ];
     const select = el("select", { name: `seat${seat}`, "data-seat": seat }, ...options);
     // A sensible default: me against the computer.
@@ -149,6 +179,7 @@ function fillSeats() {
 function wireForm() {
   $("#form-game").addEventListener("change", fillGameOptions);
   $("#form-players").addEventListener("change", fillSeats);
+  $("#form-variant").addEventListener("change", fillSeats);
   const form = $("#create-form");
   const showClockDetails = () => {
     const chosen = form.elements.clock.value;

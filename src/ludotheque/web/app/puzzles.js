@@ -8,6 +8,8 @@
  * solution. The person's first try at a puzzle moves their rating and the puzzle's (the first
  * answer of a browser that is nobody yet makes it a guest, `?cookie=1`). `?id=` opens one puzzle.
  * The page only ever has what the solver may see: the server sends the solver's view.
+ * Where the game has "win in N" puzzles drawn from its solved tables (`source` "tables", each under
+ * its own rule set: Pylos's kids rules), a choice shows them alone (`?source=tables`).
  */
 
 import { api } from "./api.js";
@@ -41,7 +43,11 @@ const page = {
   focusKey: null,
   keepBoardFocus: false,
   person: null,
+  facts: null, // the game's catalog entry (its variants' names)
+  // "tables": only the "win in N" puzzles drawn from the solved tables (`?source=tables`).
+  source: new URLSearchParams(location.search).get("source"),
 };
+const SOLVED = "tables";
 // The board's clicks (declared before any code can draw the board).
 const { clickKey, cancelSelection, fillChoices } = boardClicks(page, {
   t, lang, canClick: () => !page.busy && answering(), submit: (text) => submitAnswer(text),
@@ -66,6 +72,7 @@ async function start() {
   page.picker = new MovePicker(page.board);
   document.body.dataset.game = page.game;
   wireControls();
+  wireSources();
   const asked = new URLSearchParams(location.search).get("id");
   await open(asked);
   $("#puzzles").setAttribute("aria-busy", "false");
@@ -75,7 +82,8 @@ async function start() {
 /** The game's board module, as the game page finds it: the catalog's `board`, else the generic one. */
 async function loadBoard(catalog) {
   const games = Array.isArray(catalog) ? catalog : catalog?.games ?? [];
-  const url = games.find((entry) => entry.id === page.game)?.board ?? `/static/games/${encodeURIComponent(page.game)}.js`;
+  page.facts = games.find((entry) => entry.id === page.game) ?? null;
+  const url = page.facts?.board ?? `/static/games/${encodeURIComponent(page.game)}.js`;
   try {
     return await import(url);
   } catch {
@@ -86,7 +94,8 @@ async function loadBoard(catalog) {
 /** Open puzzle `id`, or the next one near the person's rating. */
 async function open(id = null) {
   const base = `/api/puzzles/${encodeURIComponent(page.game)}`;
-  const path = id ? `${base}/${encodeURIComponent(id)}?lang=${lang}` : `${base}/next?lang=${lang}&cookie=1`;
+  const only = page.source ? `&source=${encodeURIComponent(page.source)}` : "";
+  const path = id ? `${base}/${encodeURIComponent(id)}?lang=${lang}` : `${base}/next?lang=${lang}&cookie=1${only}`;
   let puzzle;
   try {
     puzzle = await api("GET", path);
@@ -104,7 +113,33 @@ async function open(id = null) {
   page.puzzle = puzzle;
   restart();
   $("#puzzle").hidden = false;
+  showSources(puzzle.sources ?? []);
   rememberPuzzle();
+}
+
+/** The choice between every puzzle and the "win in N" of the solved tables, where the game has them. */
+function showSources(sources) {
+  const box = $("#source-choice");
+  if (!box || !sources.includes(SOLVED)) return;
+  box.hidden = false;
+  $("#puzzle-source").value = page.source === SOLVED ? SOLVED : "";
+}
+
+function wireSources() {
+  $("#puzzle-source")?.addEventListener("change", (event) => {
+    page.source = event.target.value || null;
+    const url = new URL(location.href);
+    if (page.source) url.searchParams.set("source", page.source);
+    else url.searchParams.delete("source");
+    url.searchParams.delete("id");
+    history.replaceState(history.state, "", url.pathname + url.search);
+    open().catch((error) => showMessage(errorText(lang, error)));
+  });
+}
+
+/** What the game calls a variant in the reader's language (the catalog's names), else its id. */
+function variantName(variant) {
+  return page.facts?.variant_names?.[variant]?.[lang] ?? variant;
 }
 
 /** The puzzle from its first position (a new puzzle, or "Try again"). */
@@ -151,8 +186,10 @@ function seatWords(seat) {
 function renderHeading() {
   const puzzle = page.puzzle;
   $("#puzzle-name").textContent = t("puzzles.name", { id: puzzle.id });
-  const task = plural(lang, TASKS[puzzle.theme] ?? "puzzles.taskGap",
-    { who: seatWords(puzzle.solver), steps: puzzle.steps, n: puzzle.steps });
+  const solved = puzzle.source === SOLVED;
+  const task = plural(lang, solved ? "puzzles.taskSolved" : TASKS[puzzle.theme] ?? "puzzles.taskGap",
+    { who: seatWords(puzzle.solver), steps: puzzle.steps, n: puzzle.steps, plies: puzzle.plies,
+      variant: variantName(puzzle.variant) });
   const count = puzzle.steps > 1 ? ` ${t("puzzles.stepOf", { n: Math.min(page.step + 1, puzzle.steps), count: puzzle.steps })}` : "";
   $("#puzzle-task").textContent = task + count;
   document.title = `${$("#puzzle-name").textContent} — ${$("#puzzles-title").textContent} — Ludothèque`;
@@ -234,7 +271,8 @@ function renderRatings() {
   const result = page.result;
   $("#person-rating").textContent = ratingWords(result?.rating ?? puzzle.rating);
   $("#puzzle-rating").textContent = ratingWords(result?.puzzle_rating ?? puzzle.puzzle_rating);
-  $("#puzzle-theme").textContent = t(THEMES[puzzle.theme] ?? "puzzles.themeGap");
+  $("#puzzle-theme").textContent = puzzle.source === SOLVED ? t("puzzles.themeSolved", { plies: puzzle.plies })
+    : t(THEMES[puzzle.theme] ?? "puzzles.themeGap");
   const change = $("#rating-change");
   change.className = "rating-change";
   if (result?.done && result.rated) {
