@@ -102,3 +102,26 @@ def test_without_tables_the_command_says_so(tmp_path: Path, monkeypatch: pytest.
         puzzles.solved_puzzles("pylos", 2, plies=(3,))
     with pytest.raises(puzzles.PuzzleError, match="no puzzles from solved tables"):
         puzzles.solved_puzzles("expion", 2)
+
+
+def test_the_terminal_command_draws_them_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ludotheque puzzle GAME --generate N --from-tables``: the same drawing and checks, or a clear
+    error for a game whose package draws none."""
+    from typer.testing import CliRunner
+
+    from ludotheque.cli.main import app
+
+    first = next(p for p in shipped() if p.plies == 3)
+    monkeypatch.setattr(perfect, "win_lines",
+                        lambda plies, count, seed=0: [perfect.WinLine(first.moves, first.line, 2, True)])
+    out = tmp_path / "solved.json"
+    runner = CliRunner()
+    done = runner.invoke(app, ["puzzle", "pylos", "--generate", "1", "--from-tables", "--plies", "3",
+                               "--out", str(out), "--lang", "en"])
+    assert done.exit_code == 0, done.output
+    assert f"1 puzzle written to {out}" in " ".join(done.output.split())
+    assert [p.line for p in puzzles.read_puzzles(out.read_text("utf-8")).puzzles] == [first.line]
+    refused = runner.invoke(app, ["puzzle", "expion", "--generate", "1", "--from-tables", "--out",
+                                  str(tmp_path / "x.json"), "--lang", "en"])
+    assert refused.exit_code != 0 and "no puzzles from solved tables" in refused.output
+    assert not (tmp_path / "x.json").exists()

@@ -8,7 +8,9 @@ kept in ``$XDG_DATA_HOME/ludotheque/puzzle-ratings.json``. ``moves`` (``coups``)
 (``passer``) and ``quit`` (``quitter``) work at every prompt.
 
 ``--generate N`` writes N new puzzles into the game's ``puzzles.json`` instead (seeded by
-``--seed``, from self-play and the stored records given with ``--records``), with a progress bar.
+``--seed``, from self-play and the stored records given with ``--records``), with a progress bar;
+with ``--from-tables``, N "win in N" puzzles drawn from the game's solved tables on this machine
+(``ludotheque solve``) into its ``puzzles-solved.json``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import Progress
 
 from .. import i18n, puzzles
 from .boards import board_module
@@ -54,6 +57,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                   "en": "You have tried every puzzle of {game}."},
     "skipped": {"fr": "Problème passé (compté comme raté).", "en": "Puzzle skipped (counted as failed)."},
     "generated": {"fr": "{count} problèmes écrits dans {path}", "en": "{count} puzzles written to {path}"},
+    "generated_one": {"fr": "1 problème écrit dans {path}", "en": "1 puzzle written to {path}"},
     "not_kept": {"fr": "Classement non enregistré : {reason}", "en": "Rating not saved: {reason}"},
 }
 
@@ -61,6 +65,26 @@ MESSAGES: dict[str, dict[str, str]] = {
 def _say(key: str, lang: str, **values: object) -> str:
     words = MESSAGES[key]
     return words.get(lang, words["en"]).format(**values)
+
+
+def _written(count: int, target: Path, words: str) -> None:
+    key = "generated_one" if count == 1 else "generated"
+    console.print(escape(_say(key, words, count=count, path=target)))
+
+
+def _generate_from_tables(game_id: str, count: int, seed: int, plies: tuple[int, ...], out: Path | None,
+                          words: str) -> None:
+    """``--generate N --from-tables``: the drawn puzzles, each checked by a plain search, written."""
+    target = out or puzzles.package_path(game_id).with_name(puzzles.SOLVED_FILE)
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(escape(game_id), total=count)
+        try:
+            found = puzzles.solved_puzzles(game_id, count, seed=seed, plies=plies,
+                                           progress=lambda kept, _total: bar.update(task, completed=kept))
+        except puzzles.PuzzleError as error:
+            fail(str(error), words)
+    puzzles.write_puzzles(found, target)
+    _written(len(found.puzzles), target, words)
 
 
 def puzzle(
@@ -74,17 +98,26 @@ def puzzle(
     out: Annotated[Path | None, typer.Option("--out", help="Where --generate writes (default: the game's "
                                                            "package).")] = None,
     puzzle_id: Annotated[str | None, typer.Option("--id", help="Solve this puzzle.")] = None,
+    from_tables: Annotated[bool, typer.Option(
+        "--from-tables", help="With --generate: 'win in N' puzzles drawn from the game's solved tables "
+                              "(ludotheque solve) into its puzzles-solved.json.")] = False,
+    plies: Annotated[list[int] | None, typer.Option(
+        "--plies", min=1, help="With --from-tables: the N of 'win in N', in plies (repeat it; default "
+                               "3, 5 and 7).")] = None,
 ) -> None:
     """Solve GAME's puzzles in the terminal: positions where one move wins, with a puzzle rating."""
     words = language(lang)
     game = load_game(game_id, None, None, words)
+    if generate is not None and from_tables:
+        _generate_from_tables(game.id, generate, seed, tuple(plies or puzzles.SOLVED_PLIES), out, words)
+        return
     if generate is not None:
         target = out or puzzles.package_path(game.id)
         found = puzzles.run_generator(game, generate, seed=seed,
                                       records=puzzles.read_records(records or [], game),
                                       kept_so_far=lambda so_far: puzzles.write_puzzles(so_far, target))
         puzzles.write_puzzles(found, target)
-        console.print(escape(_say("generated", words, count=len(found.puzzles), path=target)))
+        _written(len(found.puzzles), target, words)
         return
     try:
         found = puzzles.load_puzzles(game.id)
