@@ -1,7 +1,7 @@
 """The kids solver of Pylos: its speed, its lookups, and its tables checked (issue #28).
 
 Usage: ``python benchmarks/solve_pylos.py [--folder DIR] [--speed] [--lookups N] [--check N]
-[--games N] [--out FILE]``.
+[--games N] [--cycles B] [--out FILE]``.
 
 - ``--speed``: solves the same rules with 6 balls a player (6.3 million entries) in a temporary
   folder, after a warm-up that compiles the solver, and gives entries per second; with the tables of
@@ -15,6 +15,9 @@ Usage: ``python benchmarks/solve_pylos.py [--folder DIR] [--speed] [--lookups N]
 - ``--games N``: where the start is solved, N games of ``perfect`` (the second player, who wins)
   against each of ``--opponents`` (``hard`` and ``uct100k``): ``perfect`` must win them all, in the
   table's plies.
+- ``--cycles B``: the standard and advanced rules with B balls a player (5 by default in the
+  figures of docs/solving.md): the retrograde analysis's time and passes, and the proof search of
+  the start's nodes and time, alone and over the finished analysis (``solve_proof``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ import ludotheque  # noqa: E402
 from ludotheque import ai  # noqa: E402
 from ludotheque.engines.pylos.perfect import PerfectBot, move_values  # noqa: E402
 from ludotheque.engines.pylos.rules import PylosState  # noqa: E402
+from ludotheque.engines.pylos.solve_cycles import CyclesSolver  # noqa: E402
+from ludotheque.engines.pylos.solve_proof import ProofSearch  # noqa: E402
 from ludotheque.engines.pylos.solver import KidsSolver, KidsTable, read_progress, tables_dir  # noqa: E402
 
 
@@ -133,6 +138,36 @@ def games(table: KidsTable, count: int, opponents: list[str]) -> dict[str, Any]:
     return found
 
 
+def cycles(balls: int, deepest: int = 40) -> dict[str, Any]:
+    """The analysis and the proof search of the start, each rule set with cycles, ``balls`` a
+    player, after a warm-up that compiles both: the search alone (up to ``deepest`` plies) and
+    over the analysis stopped after half its passes."""
+    found: dict[str, Any] = {}
+    for variant in ("standard", "advanced"):
+        with tempfile.TemporaryDirectory() as warm:
+            CyclesSolver(warm, variant, balls=2).run()
+            ProofSearch(warm, variant, balls=2, table_entries=1 << 12).run()
+        with tempfile.TemporaryDirectory() as alone, tempfile.TemporaryDirectory() as scratch, \
+                tempfile.TemporaryDirectory() as half:
+            began = time.perf_counter()
+            done = CyclesSolver(scratch, variant, balls=balls).run()
+            analysis_s = time.perf_counter() - began
+            stopped = CyclesSolver(half, variant, balls=balls)
+            while stopped.progress().passes < len(done.by_pass) // 2:
+                stopped.run(max_stretches=1)
+            searched = {}
+            for name, folder in (("alone", alone), ("over_half_the_passes", half)):
+                proof = ProofSearch(folder, variant, balls=balls, table_entries=1 << 22,
+                                    max_depth=deepest).run()
+                value = None if proof.value is None else vars(proof.value)
+                searched[name] = {"nodes": proof.nodes, "seconds": round(proof.seconds, 2),
+                                  "depth": proof.depth, "value": value, "draw": proof.draw}
+        found[variant] = {"analysis": {"seconds": round(analysis_s, 2), "passes": len(done.by_pass),
+                                       "by_pass": done.by_pass, "proved": done.proved},
+                          "proof": searched}
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folder", type=Path, default=tables_dir())
@@ -142,6 +177,7 @@ def main() -> None:
     parser.add_argument("--reserve", type=int, default=6, help="--check: balls left at most")
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--opponents", default="hard,uct100k", help="--games: bots, comma-separated")
+    parser.add_argument("--cycles", type=int, default=0, help="balls a player of the small games")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     table = KidsTable(args.folder)
@@ -154,6 +190,8 @@ def main() -> None:
         results["check"] = check(table, args.check, args.reserve)
     if args.games and table.available:
         results["games"] = games(table, args.games, args.opponents.split(","))
+    if args.cycles:
+        results["cycles"] = cycles(args.cycles)
     text = json.dumps(results, indent=1)
     print(text)
     if args.out:

@@ -16,7 +16,7 @@ from ludotheque import ai
 from ludotheque.cli.main import app
 from ludotheque.engines.pylos import rules
 from ludotheque.engines.pylos.perfect import PerfectBot, position_value
-from ludotheque.engines.pylos.solve_cycles import CyclesSolver, CyclesTable
+from ludotheque.engines.pylos.solve_cycles import ALL_COLOURINGS, CyclesSolver, CyclesTable, child_shapes
 
 from .plain import loses_within, wins_within
 
@@ -119,3 +119,37 @@ def test_perfect_plays_the_analysis(solved: CyclesTable, monkeypatch: pytest.Mon
             plies += 1
         assert state.result().winners == (mover,) and plies == value.plies
         played["win"] += 1
+
+
+@pytest.mark.parametrize("variant", ["standard", "advanced"])
+def test_the_child_shapes_hold_every_real_move(variant: str) -> None:
+    """A pass skips colourings on the boards a shape's moves may lead to: that set must hold the
+    board after every legal move of every colouring (here those of random 15-ball games)."""
+    game, rng, moves = ludotheque.load("pylos", variant=variant), random.Random(2), 0
+    for _ in range(25):
+        state = game.new_state()
+        while not state.is_over:
+            occupied = state.balls(0) | state.balls(1)  # type: ignore[attr-defined]
+            boards = child_shapes(occupied, variant)
+            for move in state.legal_moves():
+                child = state.play(move)
+                if not (child.is_over and child.result().reason == "top"):
+                    assert child.balls(0) | child.balls(1) in boards  # type: ignore[attr-defined]
+                    moves += 1
+            state = state.play(rng.choice(state.legal_moves()))
+    assert moves > 10_000
+
+
+def test_skipping_colourings_changes_no_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    skipping = CyclesSolver(tmp_path / "skip", "advanced", balls=4)
+    done = skipping.run()
+    table = np.memmap(tmp_path / "skip" / "entries.u8", dtype=np.uint8, mode="r")
+    index = skipping.index
+    groups = sum(len(index.layers[n]) * (min(4, n) - max(0, n - 4) + 1) for n in range(index.top_layer + 1))
+    looked = [sum(bin(int(m)).count("1") for m in skipping.wanted(d, table)) for d in range(2, 6)]
+    assert min(looked) > 0 and max(looked) < groups / 2  # (shape, own balls) groups: most skipped
+    monkeypatch.setattr(CyclesSolver, "wanted", lambda self, d, table: np.full(
+        int(self.firsts[-1]), ALL_COLOURINGS, dtype=np.int64))
+    whole = CyclesSolver(tmp_path / "whole", "advanced", balls=4).run()
+    assert whole.by_pass == done.by_pass
+    assert (tmp_path / "skip" / "entries.u8").read_bytes() == (tmp_path / "whole" / "entries.u8").read_bytes()

@@ -36,6 +36,17 @@ CheckpointOption = Annotated[float, typer.Option(
 StretchOption = Annotated[int | None, typer.Option(
     "--stretch", min=1, help="Entries a thread solves at a time (checkpoints fall between).")]
 PlanOption = Annotated[bool, typer.Option("--plan", help="Only say what the solve needs and how far it got.")]
+PROOF_ONLY = {"fr": "--seconds, --nodes et --memory vont avec --proof",
+              "en": "--seconds, --nodes and --memory go with --proof"}
+ProofOption = Annotated[bool, typer.Option(
+    "--proof", help="A proof search of the start over the tables built so far (Pylos standard and "
+                    "advanced), resumable.")]
+SecondsOption = Annotated[float | None, typer.Option(
+    "--seconds", min=0.0, help="With --proof: stop after this many seconds (run again to go on).")]
+NodesOption = Annotated[int | None, typer.Option(
+    "--nodes", min=1, help="With --proof: stop after this many nodes (run again to go on).")]
+MemoryOption = Annotated[int | None, typer.Option(
+    "--memory", min=1, help="With --proof: the transposition table's memory in MiB (default 1,280).")]
 
 
 def solver_of(game_id: str) -> ModuleType | None:
@@ -57,6 +68,10 @@ def solve(
     checkpoint: CheckpointOption = 120.0,
     stretch: StretchOption = None,
     plan_only: PlanOption = False,
+    proof: ProofOption = False,
+    seconds: SecondsOption = None,
+    nodes: NodesOption = None,
+    memory: MemoryOption = None,
     lang: LangOption = None,
 ) -> None:
     """Solve GAME's positions for perfect play: resumable tables (a game that ships a solver)."""
@@ -65,5 +80,9 @@ def solve(
     solver = solver_of(game.id)
     if solver is None:
         fail(NO_SOLVER.get(words, NO_SOLVER["en"]).format(game=game.id), words)
+    if not proof and (seconds, nodes, memory) != (None, None, None):
+        fail(PROOF_ONLY.get(words, PROOF_ONLY["en"]), words)
+    # Only a solver with a proof search takes its options (Pylos's).
+    searching = {"proof": True, "seconds": seconds, "nodes": nodes, "memory_mib": memory} if proof else {}
     solver.run(game, folder=folder, threads=threads, balls=balls, checkpoint=checkpoint, stretch=stretch,
-               plan_only=plan_only, words=words)
+               plan_only=plan_only, words=words, **searching)

@@ -12,6 +12,11 @@ starts again from its last checkpoint when run again with the same folder. ``--p
 what the solve needs and how far it got. The tables go to ``solved/pylos-kids`` in the user's
 data folder (``$XDG_DATA_HOME/ludotheque``), or ``--folder``; the ``perfect`` level reads them
 from there.
+
+``--proof`` (standard and advanced rules): a proof search of the start over the analysis done so
+far (``engines/pylos/solve_proof.py``), for ``--seconds`` or ``--nodes`` at most, with a
+transposition table of ``--memory`` MiB; it says its memory and disk first, shows a progress bar,
+checkpoints like the analysis and resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -20,12 +25,15 @@ import time
 from pathlib import Path
 
 import typer
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 
 from ...cli.common import console, fail
 from ...core.contract import Game
 from .board import BALLS_PER_PLAYER
 from .solve_cycles import CyclesProgress, CyclesSolver, CyclesTable
-from .solver import STRETCH, KidsSolver, Plan, Progress, tables_dir
+from .solve_proof import ENTRY_BYTES, ProofProgress, ProofSearch, entries_for
+from .solver import DISK_LIMIT, MEMORY_LIMIT, STRETCH, KidsSolver, Plan, Progress, tables_dir
 
 MESSAGES: dict[str, dict[str, str]] = {
     "only_pylos": {"fr": "seul Pylos se résout ici (pas {game})",
@@ -58,9 +66,41 @@ MESSAGES: dict[str, dict[str, str]] = {
                    "positions won by the player to move"},
     "win": {"fr": "gagne", "en": "wins"},
     "loss": {"fr": "perd", "en": "loses"},
+    "proof_kids": {"fr": "--proof : les règles enfants sont résolues entièrement, sans recherche de preuve",
+                   "en": "--proof: the kids rules are solved whole, without a proof search"},
+    "proof_plan": {
+        "fr": "preuve du départ, Pylos {variant} : table de transposition de {slots} entrées ; "
+              "mémoire : {memory} au plus ; disque : {disk} au plus, dans {folder} "
+              "(limites : 40 Go, 16 Gio)\nanalyse rétrograde lue : {analysis}",
+        "en": "proof of the start, Pylos {variant}: transposition table of {slots} entries; "
+              "memory: {memory} at most; disk: {disk} at most, in {folder} "
+              "(limits: 40 GB, 16 GiB)\nretrograde analysis read: {analysis}",
+    },
+    "no_analysis": {"fr": "aucune", "en": "none"},
+    "analysis_state": {"fr": "{proved} positions prouvées, {passes} passes complètes{finished}",
+                       "en": "{proved} positions proved, {passes} complete passes{finished}"},
+    "finished": {"fr": " (finie : le reste est nul)", "en": " (finished: the rest are draws)"},
+    "proof_resume": {"fr": "reprise : aucune fin à {depth} demi-coups ou moins, {nodes} nœuds, {time}",
+                     "en": "resuming: no end within {depth} plies, {nodes} nodes, {time}"},
+    "proof_step": {"fr": "profondeur {depth} : {nodes} nœuds, {rate}/s",
+                   "en": "depth {depth}: {nodes} nodes, {rate}/s"},
+    "proof_depth": {"fr": "aucune fin à {depth} demi-coups ou moins ({nodes} nœuds, {time})",
+                    "en": "no end within {depth} plies ({nodes} nodes, {time})"},
+    "proven": {"fr": "prouvé : le premier joueur {outcome} en {plies} demi-coups ({nodes} nœuds, {time})",
+               "en": "proven: the first player {outcome} in {plies} plies ({nodes} nodes, {time})"},
+    "proven_draw": {"fr": "prouvé : nulle (l'analyse finie ne donne de fin forcée à personne)",
+                    "en": "proven: a draw (the finished analysis forces no end for either player)"},
+    "unproven": {"fr": "pas encore prouvé : aucune fin à {depth} demi-coups ou moins ({nodes} nœuds, "
+                       "{time}) ; relancez la même commande pour continuer",
+                 "en": "not proven yet: no end within {depth} plies ({nodes} nodes, {time}); "
+                       "run the same command again to go on"},
     "stopped": {"fr": "arrêté : relancez la même commande pour reprendre",
                 "en": "stopped: run the same command again to resume"},
 }
+
+DEFAULT_PROOF_ENTRIES = 1 << 27
+"""The proof's transposition table by default: 134 million entries, 1.25 GiB (``--memory``)."""
+
 
 def _say(key: str, lang: str, /, **values: object) -> str:
     words = MESSAGES[key]
@@ -85,15 +125,90 @@ def _duration(seconds: float) -> str:
     return f"{minutes // 60}h{minutes % 60:02d}" if minutes >= 60 else f"{minutes} min"
 
 
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.1f} s" if seconds < 60 else _duration(seconds)
+
+
+def _prove(variant: str, where: Path, balls: int, checkpoint: float, plan_only: bool, words: str,
+           *, seconds: float | None, nodes: int | None, memory_mib: int | None) -> None:
+    """The proof search of the start over the analysis of ``where`` (``solve_proof``): its
+    needs first, a progress bar, then the value proven or how deep it got."""
+    index_entries = CyclesSolver(where, variant, balls=balls).entries
+    slots = (entries_for(memory_mib << 20) if memory_mib is not None
+             else min(DEFAULT_PROOF_ENTRIES, entries_for(2 * index_entries * ENTRY_BYTES)))
+    try:
+        search = ProofSearch(where, variant, balls=balls, table_entries=slots,
+                             checkpoint_s=checkpoint)
+        before = search.progress()
+    except ValueError as error:
+        fail(str(error), words)
+    if search.memory_bytes() > MEMORY_LIMIT or search.disk_bytes() > DISK_LIMIT:
+        fail("pylos proof: the search would exceed 16 GiB of memory or 40 GB of disk", words)
+    analysis = search.analysis
+    done = None if analysis is None else analysis.progress
+    state = _say("no_analysis", words) if done is None else _say(
+        "analysis_state", words, proved=f"{done.proved:,}", passes=done.passes,
+        finished=_say("finished", words) if done.finished else "")
+    _print(_say("proof_plan", words, variant=variant, slots=f"{slots:,}", folder=search.home,
+                memory=_size(search.memory_bytes()), disk=_size(search.disk_bytes()), analysis=state))
+    if before.nodes and not before.proven:
+        _print(_say("proof_resume", words, depth=before.depth, nodes=f"{before.nodes:,}",
+                    time=_seconds(before.seconds)))
+    if plan_only:
+        return
+    began, nodes_before = time.monotonic(), before.nodes
+    with RichProgress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+        task = bar.add_task("", total=seconds)
+
+        searched = [before.depth, before.nodes]
+
+        def report(progress: ProofProgress, depth: int) -> None:
+            rate = (progress.nodes - nodes_before) / max(1e-9, time.monotonic() - began)
+            if progress.depth > searched[0] and progress.nodes > searched[1] and not progress.proven:
+                # A line for each depth searched in full that cost anything, for a log.
+                searched[:] = [progress.depth, progress.nodes]
+                bar.console.print(_say("proof_depth", words, depth=progress.depth,
+                                       nodes=f"{progress.nodes:,}", time=_seconds(progress.seconds)),
+                                  markup=False, soft_wrap=True)
+            bar.update(task, completed=time.monotonic() - began, description=_say(
+                "proof_step", words, depth=depth, nodes=f"{progress.nodes:,}", rate=f"{rate:,.0f}"))
+
+        try:
+            progress = search.run(report, seconds=seconds, nodes=nodes)
+        except KeyboardInterrupt:
+            _print(_say("stopped", words))
+            raise typer.Exit(130) from None
+    spent = _seconds(progress.seconds)
+    if progress.draw:
+        _print(_say("proven_draw", words))
+    elif progress.value is not None:
+        _print(_say("proven", words, outcome=_say("win" if progress.value.wins else "loss", words),
+                    plies=progress.value.distance, nodes=f"{progress.nodes:,}", time=spent))
+    else:
+        _print(_say("unproven", words, depth=progress.depth, nodes=f"{progress.nodes:,}", time=spent))
+
+
 def run(game: Game, *, folder: Path | None, threads: int, balls: int | None, checkpoint: float,
-        stretch: int | None, plan_only: bool, words: str) -> None:
+        stretch: int | None, plan_only: bool, words: str, proof: bool = False,
+        seconds: float | None = None, nodes: int | None = None,
+        memory_mib: int | None = None) -> None:
     """Solve ``game``'s positions (every Pylos rule set): resumable tables in ``folder`` (default:
-    the data folder's); ``balls`` a player (``None``: 15, by the rules; fewer: a small game)."""
+    the data folder's); ``balls`` a player (``None``: 15, by the rules; fewer: a small game).
+    With ``proof`` (standard and advanced rules): the proof search of the start instead, over
+    the analysis of that folder, for ``seconds`` or ``nodes`` at most, its transposition table
+    in ``memory_mib`` MiB (``solve_proof``)."""
     balls = BALLS_PER_PLAYER if balls is None else balls
     stretch = STRETCH if stretch is None else stretch
     if not 1 <= balls <= BALLS_PER_PLAYER:
         fail(f"--balls: 1 to {BALLS_PER_PLAYER}", words)
     where = folder if folder is not None else tables_dir(game.variant)
+    if proof:
+        if game.variant == "kids":
+            fail(_say("proof_kids", words), words)
+        _prove(game.variant, where, balls, checkpoint, plan_only, words,
+               seconds=seconds, nodes=nodes, memory_mib=memory_mib)
+        return
     if game.variant != "kids":
         _solve_cycles(game.variant, where, balls, threads, checkpoint, stretch, plan_only, words)
         return

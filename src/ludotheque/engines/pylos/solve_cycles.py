@@ -14,6 +14,17 @@ may write in place, and a stretch solved twice gives the same bytes):
 - ``d`` odd: a move reaches a position lost in ``d - 1`` (the top: won in 1);
 - ``d`` even: every move reaches a position won in at most ``d - 1`` plies, one in ``d - 1``.
 
+A pass looks only at the positions that may end within ``d`` plies (:func:`lower_bound`: each
+ply adds a ball at most, so a reserve of ``r`` balls lasts ``r`` of its player's turns at least,
+and the top needs the 29 cells below it full): the others cannot be of distance ``d``, and whole
+runs of colourings (those with the same count of the mover's balls) are skipped at once. And from
+pass 2 on, a position is proven only by a child the pass before proved, whose mover is the other
+player with the same balls as before the move: so the colourings of a shape with ``k`` own balls
+are looked at only where a board its moves may lead to, whatever the colours
+(:func:`child_shapes`), holds an entry with ``n - k`` own balls proven by the pass before
+(:meth:`CyclesSolver.wanted`, taken from the table at the start of each pass, or of a resumed
+one). Both skips are exact: they leave out only positions the pass cannot prove.
+
 The first pass that proves nothing ends the analysis (a loss in ``d + 1`` needs a win in ``d``;
 a win in ``d + 2`` needs a loss in ``d + 1``): every position still ``0`` is then a **draw**.
 This is the rules page's repetition rule: from those positions neither player can force an end,
@@ -35,14 +46,16 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..compiled import Array, compiled, count, lowest
-from .board import BALLS_PER_PLAYER, TOP
+from .board import ABOVE, BALLS_PER_PLAYER, CELL_COUNT, HIGHER, TOP, available, bits, covered
 from .kernel import MAX_MOVES, VARIANT_CODES, apply, generate
+from .rules import PylosGame
 from .solve_index import KidsIndex, colour_rank, kids_index, transform
 from .solver import CHECKPOINT_S, DISK_LIMIT, MEMORY_LIMIT, STRETCH, Plan, Solved
 
@@ -63,6 +76,15 @@ def _entry(own: int, opp: int, table: Array, base: Array, shapes: Array, slots: 
     mine = transform(tables, images[at], own)
     return int(table[base[n] + slots[at] * colourings[n]
                      + colour_rank(mine, canon[at], n, binomial, offsets)])
+
+
+@compiled
+def lower_bound(n: int, k: int, balls: int) -> int:
+    """The fewest plies to the end of a position of ``n`` balls, ``k`` of them the mover's: each
+    ply adds one ball to the board at most, so the mover's reserve empties after ``balls - k`` of
+    their turns at best (lost in ``2 (balls - k)``), the other's after ``balls - (n - k)`` of
+    theirs (won in one more ply), and the top needs the 29 cells below it full first."""
+    return min(2 * (balls - k), 2 * (balls - (n - k)) + 1, TOP + 1 - n)
 
 
 @compiled
@@ -96,12 +118,12 @@ def _prove(own: int, opp: int, d: int, balls: int, variant: int, moves: Array, t
 
 @compiled
 def prove_stretch(
-    shape: int, slot: int, first: int, last: int, d: int, balls: int, variant: int, table: Array,
-    base: Array, shapes: Array, slots: Array, images: Array, canon: Array, tables: Array,
-    colourings: Array, binomial: Array, offsets: Array,
+    shape: int, slot: int, first: int, last: int, d: int, balls: int, variant: int, wanted: int,
+    table: Array, base: Array, shapes: Array, slots: Array, images: Array, canon: Array,
+    tables: Array, colourings: Array, binomial: Array, offsets: Array,
 ) -> int:
-    """Pass ``d`` over colourings ``first`` to ``last - 1`` of canonical ``shape``: how many
-    positions it proved."""
+    """Pass ``d`` over colourings ``first`` to ``last - 1`` of canonical ``shape``, those with
+    ``k`` own balls only where bit ``k`` of ``wanted`` is set: how many positions it proved."""
     n = count(shape)
     cells = np.zeros(n, dtype=np.int64)
     rest = shape
@@ -123,7 +145,15 @@ def prove_stretch(
         pattern |= 1 << place
         left -= binomial[place, i]
     proved = 0
-    for rank in range(first, last):
+    rank = first
+    while rank < last:
+        if lower_bound(n, k, balls) > d or not wanted >> k & 1:
+            # No colouring with k own balls ends within d plies, or none has a child proven by
+            # the pass before: on to the first with k + 1.
+            rank = offsets[n, k + 1]
+            k += 1
+            pattern = (1 << k) - 1
+            continue
         if table[start + rank] == 0:
             own = 0
             bits = pattern
@@ -141,7 +171,67 @@ def prove_stretch(
         if pattern == 0 or pattern >> n:
             k += 1
             pattern = (1 << k) - 1
+        rank += 1
     return proved
+
+
+RUNTIME_BYTES = 384 << 20
+"""Memory beside the table: the interpreter and Numba's compiled code, the index, the links
+between shapes (``child_groups``: 20 MB for 15 balls) and the blocks of the table read at the
+start of a pass (the whole 15-ball run measured 2.34 GiB resident with its 2.1 GiB table)."""
+ALL_COLOURINGS = (1 << 62) - 1
+"""The ``wanted`` mask of a shape whose every colouring a pass looks at."""
+
+
+def _removals(after: int, target: int, figures: tuple[int, ...]) -> list[int]:
+    """The boards a turn that put a ball on ``target`` (board ``after``) may leave, whatever the
+    colours: itself, and where the board holds a whole figure through ``target``, each removal of
+    one or two free balls (the second freed by the first, perhaps)."""
+    boards = [after]
+    if not any(after & figure == figure for figure in figures):
+        return boards
+    for first in bits(after & ~covered(after)):
+        rest = after & ~(1 << first)
+        boards.append(rest)
+        boards.extend(rest & ~(1 << second) for second in bits(rest & ~covered(rest)))
+    return boards
+
+
+def child_shapes(occupied: int, variant: str) -> set[int]:
+    """Every board a move may lead to from the board ``occupied`` (below the top), whatever the
+    colours (more than the moves of any one colouring: a pass only skips on it); the top, which
+    ends the game, leads to none."""
+    figures_at = PylosGame(variant).figures_at or [()] * CELL_COUNT
+    open_cells = available(occupied) & ~(1 << TOP)
+    found: set[int] = set()
+    for target in bits(open_cells):
+        found.update(_removals(occupied | 1 << target, target, figures_at[target]))
+    for source in bits(occupied & ~covered(occupied)):
+        for target in bits(open_cells & HIGHER[source] & ~ABOVE[source]):
+            found.update(_removals(occupied & ~(1 << source) | 1 << target, target, figures_at[target]))
+    return found
+
+
+@lru_cache(maxsize=4)
+def child_groups(balls: int, variant: str) -> tuple[Array, Array]:
+    """``(starts, groups)``: the canonical shapes (numbered through the layers, ``slot`` plus the
+    shapes of the layers below) that the moves of canonical shape ``g`` may lead to are
+    ``groups[starts[g]:starts[g + 1]]``. Built once (a few seconds for 15 balls)."""
+    index = kids_index(balls)
+    firsts = np.cumsum([0, *(len(layer) for layer in index.layers)])
+    starts, groups = [0], []
+    last = len(index.shapes) - 1
+    for layer in index.layers:
+        for shape in layer.tolist():
+            boards = np.array(sorted(child_shapes(shape, variant)), dtype=np.int64)
+            at = np.searchsorted(index.shapes, boards)
+            inside = (at <= last) & (index.shapes[np.minimum(at, last)] == boards)  # in this game
+            canon = index.canon[at[inside]]
+            counts = np.array([int(c).bit_count() for c in canon], dtype=np.int64)
+            numbers = firsts[counts] + index.slots[at[inside]]
+            groups.extend(sorted(set(numbers.tolist())))
+            starts.append(len(groups))
+    return np.array(starts, dtype=np.int64), np.array(groups, dtype=np.int64)
 
 
 @dataclass
@@ -193,11 +283,14 @@ class CyclesSolver:
         sizes = [self.index.layer_entries(n) for n in range(self.index.top_layer + 1)]
         self.base = np.array([0, *np.cumsum(sizes)[:-1]], dtype=np.int64)
         self.entries = int(sum(sizes))
+        # Canonical shapes numbered through the layers: layer n's slot s is firsts[n] + s.
+        self.firsts = np.cumsum([0, *(len(layer) for layer in self.index.layers)]).astype(np.int64)
 
     def plan(self) -> Plan:
-        """One byte an entry, every layer mapped at once (a move may add or take balls)."""
+        """One byte an entry, every layer mapped at once (a move may add or take balls), and the
+        rest of the process (:data:`RUNTIME_BYTES`)."""
         sizes = {n: self.index.layer_entries(n) for n in range(self.index.top_layer + 1)}
-        return Plan(self.entries, self.entries, self.entries + (64 << 20), sizes)
+        return Plan(self.entries, self.entries, self.entries + RUNTIME_BYTES, sizes)
 
     def progress(self) -> CyclesProgress:
         found = read_cycles_progress(self.folder)
@@ -222,12 +315,16 @@ class CyclesSolver:
         progress = self.progress()
         budget, last_save = max_stretches, time.monotonic()
         code = VARIANT_CODES[self.variant]
+        wanted, wanted_pass = np.zeros(0, dtype=np.int64), -1
         with ThreadPoolExecutor(self.threads) as pool:
             while not progress.finished:
+                if wanted_pass != progress.passes:
+                    wanted, wanted_pass = self.wanted(progress.passes, table), progress.passes
                 pieces = self._batch(progress)
                 began = time.monotonic()
                 jobs = [pool.submit(self._prove_pieces, pieces[i::self.threads], progress.passes,
-                                    code, table) for i in range(min(self.threads, len(pieces)))]
+                                    code, table, wanted[self.firsts[progress.layer]:])
+                        for i in range(min(self.threads, len(pieces)))]
                 proved = sum(job.result() for job in jobs)
                 progress.proved_in_pass += proved
                 progress.proved += proved
@@ -286,12 +383,55 @@ class CyclesSolver:
         progress.layer, progress.proved_in_pass = 0, 0
 
     def _prove_pieces(self, pieces: list[tuple[int, int, int, int]], d: int, code: int,
-                      table: np.ndarray) -> int:
+                      table: np.ndarray, wanted: Array) -> int:
+        """Pass ``d`` over ``pieces`` of one layer, ``wanted`` the masks of its shapes by slot."""
         index = self.index
-        return sum(prove_stretch(shape, slot, first, last, d, index.balls, code, table, self.base,
-                                 index.shapes, index.slots, index.images, index.canon, index.tables,
-                                 index.colourings, index.binomial, index.offsets)
+        return sum(prove_stretch(shape, slot, first, last, d, index.balls, code, int(wanted[slot]),
+                                 table, self.base, index.shapes, index.slots, index.images,
+                                 index.canon, index.tables, index.colourings, index.binomial,
+                                 index.offsets)
                    for shape, slot, first, last in pieces)
+
+    def wanted(self, d: int, table: np.ndarray) -> Array:
+        """For each canonical shape (numbered through the layers), the mask of the counts ``k``
+        of own balls whose colourings pass ``d`` must look at. A position proven by pass ``d >= 2``
+        has a child proven by pass ``d - 1`` (lost in ``d - 1`` for a win in ``d``; won in
+        ``d - 1`` for a loss in ``d``), and that child's mover is the other player, whose balls
+        the move left alone: so the colourings with ``k`` own balls of a shape are looked at only
+        where a shape its moves may lead to (:func:`child_groups`) holds a position with
+        ``n - k`` own balls proven by pass ``d - 1`` (entry ``d``). Pass 0 and 1 look at all."""
+        index, total = self.index, int(self.firsts[-1])
+        if d < 2:
+            return np.full(total, ALL_COLOURINGS, dtype=np.int64)
+        proven = self._proven_by_group(d, table)
+        starts, groups = child_groups(index.balls, self.variant)
+        near = np.zeros_like(proven)
+        some = starts[1:] > starts[:-1]
+        near[some] = np.logical_or.reduceat(proven[groups], starts[:-1][some], axis=0)
+        wanted = np.zeros(total, dtype=np.int64)
+        for n in range(index.top_layer + 1):
+            rows = slice(int(self.firsts[n]), int(self.firsts[n + 1]))
+            for k in range(max(0, n - index.balls), min(index.balls, n) + 1):
+                wanted[rows] |= near[rows, n - k].astype(np.int64) << k
+        return wanted
+
+    def _proven_by_group(self, byte: int, table: np.ndarray) -> Array:
+        """``proven[g, k]``: whether an entry of canonical shape ``g`` with ``k`` own balls is
+        ``byte``; the table read a few megabytes at a time."""
+        index = self.index
+        proven = np.zeros((int(self.firsts[-1]), index.balls + 1), dtype=bool)
+        for n in range(index.top_layer + 1):
+            size, rows = int(index.colourings[n]), len(index.layers[n])
+            step = max(1, (1 << 24) // size)
+            for row in range(0, rows, step):
+                end = min(rows, row + step)
+                block = np.asarray(table[self.base[n] + row * size:self.base[n] + end * size])
+                hits = block.reshape(end - row, size) == byte
+                for k in range(max(0, n - index.balls), min(index.balls, n) + 1):
+                    first, last = int(index.offsets[n, k]), int(index.offsets[n, k + 1])
+                    at = int(self.firsts[n]) + row
+                    proven[at:at + end - row, k] = hits[:, first:last].any(axis=1)
+        return proven
 
     def _save(self, progress: CyclesProgress) -> None:
         path = self.folder / "progress.json"

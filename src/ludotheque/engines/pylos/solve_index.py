@@ -181,6 +181,25 @@ class KidsIndex:
             raise ValueError(f"pylos solver: not a board below the top ({own:#x}, {opp:#x})")
         return (own | opp).bit_count(), int(entry)
 
+    def position(self, n: int, entry: int) -> tuple[int, int]:
+        """``(own, opp)`` of entry ``entry`` of layer ``n``: a colouring of a canonical shape,
+        the inverse of :meth:`locate` (up to a symmetry); for tests and samples."""
+        size = int(self.colourings[n])
+        shape, rank = int(self.layers[n][entry // size]), entry % size
+        k = max(0, n - self.balls)
+        while k < min(self.balls, n) and self.offsets[n, k + 1] <= rank:
+            k += 1
+        rest, pattern = rank - int(self.offsets[n, k]), 0
+        for i in range(k, 0, -1):  # the colex unranking of the own cells among the shape's
+            place = i - 1
+            while self.binomial[place + 1, i] <= rest:
+                place += 1
+            pattern |= 1 << place
+            rest -= int(self.binomial[place, i])
+        cells = [cell for cell in range(CELL_COUNT) if shape >> cell & 1]
+        own = sum(1 << cells[place] for place in range(n) if pattern >> place & 1)
+        return own, shape & ~own
+
     def arrays(self) -> tuple[Array, ...]:
         """The arrays the compiled solver reads, in its argument order."""
         return (self.shapes, self.slots, self.images, self.canon, self.tables, self.colourings,
