@@ -17,6 +17,13 @@ game-table commits/s and publishes/s.
     python benchmarks/load_server.py --games 600 --workers 2 --db postgresql://u:p@127.0.0.1/db
     python benchmarks/load_server.py --games 100,200,300,400   # moves/s at p99 < 100 ms
 
+``--src FOLDER`` runs the server from another source folder (a worktree of an earlier commit),
+so that the same client measures two servers; ``--burners N`` runs N CPU-burning processes at
+normal priority beside the server during the run (the "other work" of a shared machine), the
+same for every server compared (docs/distributed.md, per-move latency).
+
+    python benchmarks/load_server.py --games 100 --burners 2 --src /tmp/old-server/src --json
+
 ``--parts`` measures instead what the shared parts take alone, for the capacity plan: moves
 stored per second in PostgreSQL through the workers' own locked change (``--threads`` at once,
 as N workers' database threads would), and Redis publishes per second of the workers' messages
@@ -257,6 +264,10 @@ def main(argv: list[str] | None = None) -> None:
                         "(stored moves/s, publishes/s) instead of a server")
     parser.add_argument("--threads", type=int, default=8, help="--parts: changes stored at once")
     parser.add_argument("--subscribers", type=int, default=4, help="--parts: workers listening on Redis")
+    parser.add_argument("--src", default=None, help="start the server from this source folder (its "
+                        "PYTHONPATH), e.g. a worktree of an earlier commit, to compare servers")
+    parser.add_argument("--burners", type=int, default=0, help="contention: this many CPU-burning "
+                        "processes (normal priority) run beside the server while it is loaded")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args(argv)
@@ -283,6 +294,10 @@ def main(argv: list[str] | None = None) -> None:
     for games in game_counts(parser, arguments.games):
         figures = one_run(arguments, plan_for(games))
         figures["load_average_1m"] = round(os.getloadavg()[0], 2)
+        if arguments.burners:
+            figures["burners"] = arguments.burners
+        if arguments.src:
+            figures["src"] = arguments.src
         figures["cpus"] = os.cpu_count()
         runs.append(figures)
         show(figures, arguments.json)
@@ -318,7 +333,8 @@ def one_run(arguments: argparse.Namespace, plan: LoadPlan) -> dict[str, Any]:
         return figures
     with tempfile.TemporaryDirectory() as folder:
         db = arguments.db or f"sqlite:///{Path(folder) / 'load.db'}"
-        with ServerProcess(db, env=UNLIMITED) as server:
+        env = {**UNLIMITED, "PYTHONPATH": arguments.src} if arguments.src else UNLIMITED
+        with ServerProcess(db, env=env) as server, burning(arguments.burners):
             assert server.process is not None
             figures = run_load(replace(plan, url=server.url), server.process.pid)
         figures["database"] = db.split(":", 1)[0]
@@ -342,6 +358,19 @@ def show(figures: dict[str, Any], as_json: bool) -> None:
     for name, value in figures.items():
         print(f"{name:>24}: {value}")
     print(flush=True)
+
+
+@contextmanager
+def burning(count: int) -> Iterator[None]:
+    """``count`` processes that burn CPU at normal priority meanwhile: the "other work" that
+    loads a shared machine, the same for every server compared (each stopped by its pid)."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
 
 
 @contextmanager

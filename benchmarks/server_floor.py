@@ -9,10 +9,18 @@ beside what a move costs through the whole server. These are the floors that bou
 - ``fastapi``: one FastAPI route answering ``{}``;
 - ``game_document``: ``GET /api/games/{id}`` on the real server (SQLite), a cached document;
 - ``move``: whole Pylos games played move by move on the real server: each move a POST, then
-  the documents on both players' sockets (game creation and socket handshakes included).
+  the documents on both players' sockets (game creation and socket handshakes included);
+- ``worker_move`` (with ``--db postgresql://…``): the same games on ``ludotheque serve --workers 1
+  --redis …`` (the shared mode: row lock, version, commit and publish per move; Redis and
+  PostgreSQL's own processor time not counted, as SQLite's is inside the single process).
+
+The ratios the issue sets targets for (issue 30): ``move_vs_asgi`` (a move's CPU over a bare
+ASGI request's, target ≤ 5) and ``worker_vs_single`` (a worker's move over the single
+process's, target ≤ 2).
 
     python benchmarks/server_floor.py                 # 3,000 requests each, 20 games
     python benchmarks/server_floor.py --requests 500 --games 5 --json
+    python benchmarks/server_floor.py --db postgresql://u:p@127.0.0.1/db   # and a worker's move
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from tests.support.server import ServerProcess, free_port  # noqa: E402
 
-from load_server import UNLIMITED, HttpConnection, tree_cpu_seconds  # noqa: E402
+from load_server import UNLIMITED, HttpConnection, own_redis, tree_cpu_seconds, workers  # noqa: E402
 
 BARE_APPS = {
     "asgi": '''
@@ -139,12 +147,22 @@ def per_move_ms(games: int, seed: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder, \
             ServerProcess(f"sqlite:///{Path(folder) / 'floor.db'}", env=UNLIMITED) as server:
         assert server.process is not None
-        pid = server.process.pid
-        asyncio.run(play_games(server.url, 1, seed))  # warm
-        cpu, wall = tree_cpu_seconds(pid), time.perf_counter()
-        moves = asyncio.run(play_games(server.url, games, seed + 1))
-        return {"moves": moves, "server_cpu_ms": round((tree_cpu_seconds(pid) - cpu) * 1000 / moves, 3),
-                "wall_ms": round((time.perf_counter() - wall) * 1000 / moves, 3)}
+        return moves_of(server.url, server.process.pid, games, seed)
+
+
+def moves_of(url: str, pid: int, games: int, seed: int) -> dict[str, float]:
+    """Processor time of ``pid`` (and its children) per move over ``games`` whole games."""
+    asyncio.run(play_games(url, 1, seed))  # warm
+    cpu, wall = tree_cpu_seconds(pid), time.perf_counter()
+    moves = asyncio.run(play_games(url, games, seed + 1))
+    return {"moves": moves, "server_cpu_ms": round((tree_cpu_seconds(pid) - cpu) * 1000 / moves, 3),
+            "wall_ms": round((time.perf_counter() - wall) * 1000 / moves, 3)}
+
+
+def worker_move_ms(db: str, games: int, seed: int) -> dict[str, float]:
+    """A move's cost on one worker of the shared mode (``serve --workers 1``, PostgreSQL, Redis)."""
+    with own_redis(None) as redis_url, workers(db, redis_url, 1) as (url, pid):
+        return moves_of(url, pid, games, seed)
 
 
 def game_document_ms(count: int) -> dict[str, float]:
@@ -162,6 +180,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--requests", type=int, default=3000, help="requests per measure")
     parser.add_argument("--games", type=int, default=20, help="whole games for the per-move measure")
+    parser.add_argument("--db", default=None, help="PostgreSQL URL: measure a worker's move too "
+                        "(`serve --workers 1` with a Redis of its own)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args(argv)
@@ -171,6 +191,11 @@ def main(argv: list[str] | None = None) -> None:
             figures[name] = per_request_ms(pid, port, "/api/games/x", arguments.requests)
     figures["game_document"] = game_document_ms(arguments.requests)
     figures["move"] = per_move_ms(arguments.games, arguments.seed)
+    figures["move_vs_asgi"] = round(figures["move"]["server_cpu_ms"] / figures["asgi"]["server_cpu_ms"], 2)
+    if arguments.db:
+        figures["worker_move"] = worker_move_ms(arguments.db, arguments.games, arguments.seed)
+        figures["worker_vs_single"] = round(
+            figures["worker_move"]["server_cpu_ms"] / figures["move"]["server_cpu_ms"], 2)
     figures["load_average_1m"] = round(os.getloadavg()[0], 2)
     figures["cpus"] = os.cpu_count()
     if arguments.json:

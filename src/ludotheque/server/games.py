@@ -59,11 +59,15 @@ class Games:
         self._finished: OrderedDict[str, None] = OrderedDict()
         self._loading = asyncio.Lock()
 
-    async def get(self, game_id: str) -> GameSession:
-        """The session of ``game_id``, loaded from the database if needed; 404 if unknown."""
+    async def get(self, game_id: str, *, fresh: bool = True) -> GameSession:
+        """The session of ``game_id``, loaded from the database if needed; 404 if unknown.
+        ``fresh=False``: a session in memory as it is, without comparing its version with the
+        database's (several workers); for a change, which reads the game again under its row
+        lock when it is behind (one database round trip per move fewer)."""
         session = self._sessions.get(game_id)
         if session is not None:
-            await self._up_to_date(session)
+            if fresh:
+                await self._up_to_date(session)
             return session
         async with self._loading:
             session = self._sessions.get(game_id)
@@ -141,7 +145,7 @@ class Games:
                 new = operation(old, Instant.now())
                 if new is old:
                     return old
-                await self.storage.run(self.storage.save, session.meta.id, old, new, session.version + 1)
+                await self.storage.store_change(session.meta.id, old, new, session.version + 1)
                 session.version += 1
             else:
                 seen, new, version = await self.storage.run(
@@ -171,7 +175,7 @@ class Games:
         """Store ``new`` in place of ``old`` (the caller holds the session's lock); with several
         workers, only if no other worker changed the game meanwhile (409 otherwise)."""
         if not self.news.shared:
-            await self.storage.run(self.storage.save, session.meta.id, old, new, session.version + 1)
+            await self.storage.store_change(session.meta.id, old, new, session.version + 1)
             session.version += 1
             return
 

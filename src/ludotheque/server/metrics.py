@@ -149,6 +149,12 @@ def moves_played(game: str, count: int = 1) -> None:
         MOVES.labels(WORKER, game).inc(count)
 
 
+def connection_held(seconds: float) -> None:
+    """A change stored on the event loop's own connection (SQLite, ``Storage.store_change``)
+    held it ``seconds``: counted as a storage call's (that connection is never checked in)."""
+    DB_CONNECTION_SECONDS.labels(WORKER).observe(seconds)
+
+
 def bot_thought(level: str, seconds: float) -> None:
     """A bot of ``level`` answered after ``seconds`` in the pool (any thread)."""
     BOT_THINK_SECONDS.labels(WORKER, level).observe(seconds)

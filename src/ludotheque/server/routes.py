@@ -205,12 +205,20 @@ async def read_replay(request: Request, game_id: str, ply: str) -> dict[str, Any
 @router.post("/games/{game_id}/moves")
 async def post_move(request: Request, game_id: str) -> Response:
     data = await read_json(request)
-    session = await hub_of(request).games.get(game_id)
-    seat = acting_seat(session, await credentials_of(request))
+    games = hub_of(request).games
+    # As it is in memory: the change reads the game again under its row lock if another worker
+    # changed it (several workers), so the move makes no round trip to compare versions first.
+    session = await games.get(game_id, fresh=False)
+    credentials = await credentials_of(request)
+    try:
+        seat = acting_seat(session, credentials)
+    except ApiError:  # this copy may predate a seat taken on another worker: read it again
+        session = await games.get(game_id)
+        seat = acting_seat(session, credentials)
     if data is None:
         raise ApiError(400, 'a JSON body {"move": "<notation>"} is required', "bad_request")
     body = validate(MoveBody, data)
-    await hub_of(request).games.change(session, lambda s, now: play(s, seat, body.move, body.ply, now))
+    await games.change(session, lambda s, now: play(s, seat, body.move, body.ply, now))
     return document_response(session, seat)
 
 

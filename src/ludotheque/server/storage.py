@@ -3,6 +3,16 @@
 Calls are synchronous and run on a small thread pool (one thread for SQLite, whose writers
 queue anyway), so the event loop never waits on the disk. Each change is one transaction.
 
+A move on SQLite is the exception (:meth:`Storage.store_change`): unless the database thread
+is writing, its few statements run on the event loop at once. Handing them to the thread and
+back cost two thread wake-ups per move, each a wait for the processor and the GIL; on a machine
+busy with other work these waits were most of a move's latency (docs/distributed.md, "Per-move
+cost and latency under contention").
+Such a commit never waits on the disk: in WAL mode with ``synchronous=NORMAL`` a commit only
+appends to the WAL, and the loop's connection neither checkpoints (the database thread does,
+every ``CHECKPOINT_EVERY`` changes) nor waits for a lock (``busy_timeout=0``: a change that
+finds the database locked, by a checkpoint or another write, is stored on the thread instead).
+
 >>> import asyncio, ludotheque
 >>> from ludotheque.server.snapshots import GameMeta, Seat, new_snapshot
 >>> storage = Storage("sqlite://")
@@ -16,6 +26,7 @@ queue anyway), so the event loop never waits on the disk. Each change is one tra
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -42,7 +53,7 @@ from sqlalchemy.pool import StaticPool
 
 from ..core.contract import Result
 from ..core.registry import load as load_game
-from . import tables
+from . import metrics, tables
 from .clocks import Clock, ClockSpec, Instant
 from .config import is_sqlite
 from .errors import ApiError, is_store_failure, quoted, unavailable
@@ -76,6 +87,16 @@ _WRITE_SQL = {
 }
 # A bot's move to think, the game's version it is for, held by one worker for this long.
 BOT_LEASE_S = 30.0
+# SQLite: changes stored on the event loop between two checkpoints of the WAL (on the thread).
+# SQLite's own default checkpoints every 1000 pages; a move writes 2-3.
+CHECKPOINT_EVERY = 300
+# Checkpoints this far behind (the loop stored faster than the thread could checkpoint): the
+# changes go to the thread, whose connection checkpoints by itself (SQLite's default).
+CHECKPOINT_BACKLOG = 4
+# How long a checkpoint may hold off writers while waiting for readers, and how long any other
+# SQLite call waits for a lock.
+CHECKPOINT_WAIT_MS = 100
+SQLITE_BUSY_S = 30
 
 
 def _driver_sql(dialect: str) -> dict[str, str]:
@@ -97,6 +118,11 @@ class Storage:
         dialect = self.engine.dialect
         self._sql = _driver_sql(dialect.name)
         self._driver_error: type[Exception] = dialect.loaded_dbapi.Error
+        # SQLite in a file: the event loop's own connection for store_change (opened at first use).
+        self._inline = is_sqlite(url) and _is_file(url)
+        self._loop_connection: Connection | None = None
+        self._since_checkpoint = 0  # changes stored on the loop since the last checkpoint
+        self._checkpointing = False
 
     def migrate(self) -> None:
         upgrade(self.engine)
@@ -111,11 +137,90 @@ class Storage:
         except DBAPIError as error:
             if not is_store_failure(error):
                 raise
-            log.warning("database unavailable: %s", _first_line(error))
-            raise unavailable() from None
+            raise _unavailable(error) from None
+
+    async def store_change(self, game_id: str, old: Snapshot, new: Snapshot, version: int) -> None:
+        """:meth:`save` the change, on the event loop at once when that cannot wait (SQLite, the
+        database not locked by a write of the database thread: see the module's docstring),
+        else on the database thread. The game's lock orders a game's changes, whichever way
+        each is stored; SQLite in WAL mode lets the thread's reads go on meanwhile. Raises as
+        :meth:`run` does."""
+        # A loop too busy for the thread to checkpoint: the thread stores (and checkpoints) too.
+        if self._inline and self._since_checkpoint < CHECKPOINT_BACKLOG * CHECKPOINT_EVERY:
+            try:
+                if self._save_here(game_id, old, new, version):
+                    return
+            except DBAPIError as error:
+                self._drop_loop_connection()
+                if not is_store_failure(error):
+                    raise
+                raise _unavailable(error) from None
+        await self.run(self.save, game_id, old, new, version)
+
+    def _save_here(self, game_id: str, old: Snapshot, new: Snapshot, version: int) -> bool:
+        """Store the change on the loop's connection; ``False`` (nothing kept) if the database
+        is locked by another connection, which the caller's thread may wait for."""
+        connection = self._loop_connection
+        if connection is None or connection.closed:
+            connection = self._loop_connection = self.engine.connect()
+            connection.exec_driver_sql("PRAGMA busy_timeout = 0")  # never wait for a lock here
+            connection.exec_driver_sql("PRAGMA wal_autocheckpoint = 0")  # the thread checkpoints
+            connection.commit()
+        started = time.perf_counter()
+        try:
+            with connection.begin():
+                self._write(connection, game_id, old, new, version)
+        except DBAPIError as error:
+            if _is_locked(error):
+                return False
+            raise
+        metrics.connection_held(time.perf_counter() - started)
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= CHECKPOINT_EVERY and not self._checkpointing:
+            self._checkpoint_soon()
+        return True
+
+    def _drop_loop_connection(self) -> None:
+        """After a failure the loop's connection is closed; the next change opens another. It is
+        discarded, not given back to the pool: its pragmas (no lock wait, no checkpoint) would
+        follow it to the database thread."""
+        if self._loop_connection is not None:
+            with contextlib.suppress(DBAPIError):
+                self._loop_connection.invalidate()
+                self._loop_connection.close()
+            self._loop_connection = None
+
+    def _checkpoint_soon(self) -> None:
+        """Copy the WAL into the database file on the database thread (its fsyncs stay there)."""
+        self._checkpointing, started_at = True, self._since_checkpoint
+        future = asyncio.get_running_loop().run_in_executor(self._executor, self._checkpoint)
+
+        def done(finished: asyncio.Future[None]) -> None:
+            self._checkpointing = False
+            if not finished.cancelled() and (error := finished.exception()) is not None:
+                log.warning("WAL checkpoint failed: %s", error)
+                return
+            self._since_checkpoint -= started_at  # the changes stored meanwhile wait for the next
+
+        future.add_done_callback(done)
+
+    def _checkpoint(self) -> None:
+        """RESTART, not PASSIVE: it holds off writers until every frame is copied, so that the
+        next write starts the WAL again from its beginning (with moves stored at any moment, a
+        passive checkpoint never finds the WAL still, and the file would only grow). A move
+        that comes meanwhile finds the database locked and is stored on this thread after it."""
+        with self.engine.connect() as connection:
+            # It holds off writers while it waits for readers: a long reader (a backup reads in
+            # one transaction) makes it give up soon, to be tried again CHECKPOINT_EVERY later.
+            connection.exec_driver_sql(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+            try:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(RESTART)")
+            finally:
+                connection.exec_driver_sql(f"PRAGMA busy_timeout = {SQLITE_BUSY_S * 1000}")
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
+        self._drop_loop_connection()
         self.engine.dispose()
 
     # -- writing --------------------------------------------------------------------------------
@@ -392,6 +497,24 @@ def _load_on(connection: Connection, game_id: str, known: Snapshot | None = None
     return meta, snap, int(row["version"])
 
 
+def _unavailable(error: DBAPIError) -> ApiError:
+    """503 ``unavailable`` for a database that cannot be used (disk full, read-only,
+    unreachable), logged with the driver's reason."""
+    log.warning("database unavailable: %s", _first_line(error))
+    return unavailable()
+
+
+def _is_locked(error: DBAPIError) -> bool:
+    """SQLite's "database is locked" (another connection writes): busy, not broken."""
+    return "database is locked" in str(error.orig)
+
+
+def _is_file(url: str) -> bool:
+    """Whether SQLite ``url`` names a file (not a database in memory, which one connection holds)."""
+    parsed = make_url(url)
+    return parsed.database not in (None, "", ":memory:") and parsed.query.get("mode") != "memory"
+
+
 def _first_line(error: DBAPIError) -> str:
     """The driver's own reason, in one line (SQLAlchemy adds the statement and a link)."""
     reason = str(error.orig) if error.orig is not None else str(error)
@@ -411,7 +534,7 @@ def _engine(url: str) -> Engine:
     else:
         if not database.startswith("file:"):  # a URI (?uri=true) names an existing file
             Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_S})
 
     @event.listens_for(engine, "connect")
     def _pragmas(connection: Any, _record: Any) -> None:
