@@ -21,6 +21,7 @@ from ludotheque.server import storage as storage_module
 from ludotheque.server.clocks import Instant
 from ludotheque.server.snapshots import GameMeta, Seat, Snapshot, begin, new_snapshot, play
 from ludotheque.server.storage import Storage
+from tests.support import run_async
 
 from .conftest import serving
 from .helpers import bearer, create, tokens
@@ -69,7 +70,7 @@ def test_a_move_is_stored_while_the_database_thread_is_busy(tmp_path: Path) -> N
         return time.perf_counter() - clock
 
     try:
-        assert asyncio.run(scenario()) < BUSY_S / 3  # did not queue behind the long call
+        assert run_async(scenario()) < BUSY_S / 3  # did not queue behind the long call
         loaded = storage.load_versioned("g1")
         assert loaded is not None and loaded[1].ply == 1 and loaded[2] == 2
     finally:
@@ -82,7 +83,7 @@ def test_a_locked_database_makes_the_move_wait_on_the_thread_not_on_the_loop(tmp
     storage.migrate()
     first = new_game(storage, "g1")
     moved = next_move(first)
-    other = sqlite3.connect(path, isolation_level=None)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")  # another writer holds the lock, as a backup or admin might
 
     async def scenario() -> tuple[int, bool]:
@@ -97,7 +98,7 @@ def test_a_locked_database_makes_the_move_wait_on_the_thread_not_on_the_loop(tmp
         return ticks, waiting
 
     try:
-        ticks, waiting = asyncio.run(scenario())
+        ticks, waiting = run_async(scenario())
         assert ticks == 10 and waiting
         loaded = storage.load_versioned("g1")
         assert loaded is not None and loaded[1].moves == moved.moves and loaded[2] == 2
@@ -127,7 +128,7 @@ def test_the_wal_is_checkpointed_by_the_thread(tmp_path: Path, monkeypatch: pyte
         return stored
 
     try:
-        stored = asyncio.run(scenario())
+        stored = run_async(scenario())
         wal = Path(f"{path}-wal")
         # Measured: ~0.65 MB (the migrations' pages, then the WAL starts again after each
         # checkpoint); 4.6-5.0 MB when the WAL is never started again (passive checkpoints).
@@ -167,7 +168,7 @@ def test_a_long_reader_does_not_hold_moves_behind_a_checkpoint(
     storage = Storage(f"sqlite:///{path}")
     storage.migrate()
     snap = new_game(storage, "g1")
-    reader = sqlite3.connect(path, isolation_level=None)
+    reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     reader.execute("BEGIN")
     reader.execute("SELECT COUNT(*) FROM moves").fetchone()  # holds its snapshot from now on
 
@@ -184,7 +185,7 @@ def test_a_long_reader_does_not_hold_moves_behind_a_checkpoint(
         return times
 
     try:
-        times = asyncio.run(scenario())
+        times = run_async(scenario())
         assert max(times) < 1.0, times
         reader.execute("COMMIT")
         loaded = storage.load_versioned("g1")

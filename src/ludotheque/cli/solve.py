@@ -39,8 +39,8 @@ PlanOption = Annotated[bool, typer.Option("--plan", help="Only say what the solv
 PROOF_ONLY = {"fr": "--seconds, --nodes et --memory vont avec --proof",
               "en": "--seconds, --nodes and --memory go with --proof"}
 ProofOption = Annotated[bool, typer.Option(
-    "--proof", help="A proof search of the start over the tables built so far (Pylos standard and "
-                    "advanced), resumable.")]
+    "--proof", help="A proof search of the start over the tables built so far (rule sets whose "
+                    "tables are built by passes), resumable.")]
 SecondsOption = Annotated[float | None, typer.Option(
     "--seconds", min=0.0, help="With --proof: stop after this many seconds (run again to go on).")]
 NodesOption = Annotated[int | None, typer.Option(
@@ -82,7 +82,7 @@ def solve(
         fail(NO_SOLVER.get(words, NO_SOLVER["en"]).format(game=game.id), words)
     if not proof and (seconds, nodes, memory) != (None, None, None):
         fail(PROOF_ONLY.get(words, PROOF_ONLY["en"]), words)
-    # Only a solver with a proof search takes its options (Pylos's).
+    # Only a solver with a proof search takes its options.
     searching = {"proof": True, "seconds": seconds, "nodes": nodes, "memory_mib": memory} if proof else {}
     solver.run(game, folder=folder, threads=threads, balls=balls, checkpoint=checkpoint, stretch=stretch,
                plan_only=plan_only, words=words, **searching)
