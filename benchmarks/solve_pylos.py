@@ -11,7 +11,9 @@ Usage: ``python benchmarks/solve_pylos.py [--folder DIR] [--speed] [--lookups N]
 - ``--check N``: N random positions of the solved layers, each solved again by an exhaustive
   negamax over the plain engine (``tests/solve/plain.py``, nothing of the solver's), compared; the
   positions are near the end (at most ``--reserve`` balls left in the reserves, 6 by default),
-  where that search is quick.
+  where that search is quick. With ``--check-variant standard`` (or ``advanced``): positions of that
+  rule set's tables, each checked by the bounded plain search instead (a win or loss in ``d``: forced
+  within ``d`` plies, not within ``d - 2``).
 - ``--games N``: where the start is solved, N games of ``perfect`` (the second player, who wins)
   against each of ``--opponents`` (``hard`` and ``uct100k``): ``perfect`` must win them all, in the
   table's plies.
@@ -35,11 +37,11 @@ from typing import Any, cast
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.solve.plain import plain_value  # noqa: E402
+from tests.solve.plain import loses_within, plain_value, wins_within  # noqa: E402
 
 import ludotheque  # noqa: E402
 from ludotheque import ai  # noqa: E402
-from ludotheque.engines.pylos.perfect import PerfectBot, move_values  # noqa: E402
+from ludotheque.engines.pylos.perfect import PerfectBot, move_values, position_value  # noqa: E402
 from ludotheque.engines.pylos.rules import PylosState  # noqa: E402
 from ludotheque.engines.pylos.solve_cycles import CyclesSolver  # noqa: E402
 from ludotheque.engines.pylos.solve_proof import ProofSearch  # noqa: E402
@@ -168,12 +170,39 @@ def cycles(balls: int, deepest: int = 40) -> dict[str, Any]:
     return found
 
 
+def check_variant(variant: str, count: int, reserve_left: int, seed: int = 7) -> dict[str, Any]:
+    """``count`` positions of random ``variant`` games (at most ``reserve_left`` balls left in the
+    reserves) whose value the tables of this machine prove, each checked by the bounded plain
+    search (``tests/solve/plain.py``): a win in ``d`` is a forced win within ``d`` plies and none
+    within ``d - 2``; a loss in ``d`` the same for the other side."""
+    game = ludotheque.load("pylos", variant=variant)
+    rng = random.Random(seed)
+    checked, disagree, began = 0, [], time.perf_counter()
+    while checked < count:
+        state = cast(PylosState, game.new_state())
+        while not state.is_over and state.reserve(0) + state.reserve(1) > reserve_left:
+            state = cast(PylosState, state.play(rng.choice(state.legal_moves())))
+        value = None if state.is_over else position_value(state)
+        if value is None or value.draw:
+            continue
+        memo: dict[tuple[int, int, int, int, bool], bool] = {}
+        within = wins_within if value.wins else loses_within
+        checked += 1
+        if not within(state, value.plies, memo) or within(state, value.plies - 2, memo):
+            disagree.append(state.to_json())
+    return {"variant": variant, "positions": checked, "reserve_left_at_most": reserve_left,
+            "disagree": len(disagree), "examples": disagree[:3],
+            "seconds": round(time.perf_counter() - began, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folder", type=Path, default=tables_dir())
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--lookups", type=int, default=0)
     parser.add_argument("--check", type=int, default=0)
+    parser.add_argument("--check-variant", default=None,
+                        help="--check N over this rule set's tables (standard, advanced) instead of kids'")
     parser.add_argument("--reserve", type=int, default=6, help="--check: balls left at most")
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--opponents", default="hard,uct100k", help="--games: bots, comma-separated")
@@ -186,7 +215,9 @@ def main() -> None:
         results["speed"] = speed(args.folder)
     if args.lookups and table.available:
         results["lookups"] = lookups(table, args.lookups)
-    if args.check and table.available:
+    if args.check and args.check_variant:
+        results["check"] = check_variant(args.check_variant, args.check, args.reserve)
+    elif args.check and table.available:
         results["check"] = check(table, args.check, args.reserve)
     if args.games and table.available:
         results["games"] = games(table, args.games, args.opponents.split(","))
