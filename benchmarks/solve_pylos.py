@@ -181,7 +181,7 @@ def check_variant(variant: str, count: int, reserve_left: int, seed: int = 7) ->
     while checked < count:
         state = cast(PylosState, game.new_state())
         while not state.is_over and state.reserve(0) + state.reserve(1) > reserve_left:
-            state = cast(PylosState, state.play(rng.choice(state.legal_moves())))
+            state = state.play(rng.choice(state.legal_moves()))
         value = None if state.is_over else position_value(state)
         if value is None or value.draw:
             continue
