@@ -4,6 +4,7 @@
  * `MovePicker` (`page.picker`, read at each click: a page makes a new one per position).
  */
 
+import { handleArrow } from "./boardnav.js";
 import { el } from "./dom.js";
 
 /**
@@ -19,7 +20,7 @@ export function typedMove(text, legal) {
 /**
  * The board's click handlers of `page` (`page.picker`, `page.board`): `clickKey(key)` for a cell
  * (one meaning: chosen; several: a bar of buttons in `#choices`; the last chosen cell again: one
- * step back), `chooseToken(token)`, `cancelSelection()` and `fillChoices(view)`. `canClick()` says whether the page
+ * step back), `chooseToken(token)`, `cancelSelection()`, `fillChoices(view)` and `wireBoard(board)`. `canClick()` says whether the page
  * takes clicks now, `submit(text)` sends a whole move, `redraw()` draws the board and the choices
  * again, and the first of `focusTargets` present takes the focus after a step chosen off the board.
  */
@@ -95,5 +96,26 @@ export function boardClicks(page, { t, lang, canClick, submit, redraw, focusTarg
     redraw();
   }
 
-  return { clickKey, chooseToken, cancelSelection, fillChoices };
+  /**
+   * The board's clicks and keys on a page whose board keeps the focus after a step (lessons,
+   * puzzles): a cell clicked, or Enter/Space on it, is `clickKey`; other keys move between cells.
+   */
+  function wireBoard(board) {
+    board.addEventListener("click", (event) => {
+      const target = event.target.closest("[data-key]");
+      if (target) clickKey(target.dataset.key);
+    });
+    board.addEventListener("keydown", (event) => {
+      const target = event.target.closest("[data-key]");
+      if (target && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        page.keepBoardFocus = true;
+        clickKey(target.dataset.key);
+      } else {
+        handleArrow(board, event);
+      }
+    });
+  }
+
+  return { clickKey, chooseToken, cancelSelection, fillChoices, wireBoard };
 }

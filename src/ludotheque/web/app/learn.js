@@ -15,7 +15,7 @@
  */
 
 import { api, ApiError } from "./api.js";
-import { handleArrow, setRovingCell } from "./boardnav.js";
+import { setRovingCell } from "./boardnav.js";
 import { boardClicks, typedMove } from "./boardclicks.js";
 import { el, pathId } from "./dom.js";
 import { currentLanguage, errorText, nameOf, translatePage } from "./i18n.js";
@@ -45,7 +45,7 @@ const page = {
   person: null, // the browser's person (`GET /api/me`), null until its first answer makes it a guest
 };
 // The board's clicks (declared before any code can draw the board).
-const { clickKey, cancelSelection, fillChoices } = boardClicks(page, {
+const { cancelSelection, fillChoices, wireBoard } = boardClicks(page, {
   t, lang, canClick: () => !page.busy && !page.answered && !step().game, submit: (text) => submitAnswer(text),
   redraw: () => { renderBoard(); renderChoices(); },
   focusTargets: ["#choices button.choice", "#choices select", "#board .target"],
@@ -265,21 +265,7 @@ function renderGameStep(current) {
 // ---------------------------------------------------------------- actions
 
 function wireControls() {
-  const board = $("#board");
-  board.addEventListener("click", (event) => {
-    const target = event.target.closest("[data-key]");
-    if (target) clickKey(target.dataset.key);
-  });
-  board.addEventListener("keydown", (event) => {
-    const target = event.target.closest("[data-key]");
-    if (target && (event.key === "Enter" || event.key === " ")) {
-      event.preventDefault();
-      page.keepBoardFocus = true;
-      clickKey(target.dataset.key);
-    } else {
-      handleArrow(board, event);
-    }
-  });
+  wireBoard($("#board"));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") cancelSelection();
   });

@@ -13,7 +13,7 @@
  */
 
 import { api } from "./api.js";
-import { handleArrow, setRovingCell } from "./boardnav.js";
+import { setRovingCell } from "./boardnav.js";
 import { boardClicks, typedMove } from "./boardclicks.js";
 import { el } from "./dom.js";
 import { addWords, currentLanguage, errorText, plural, translatePage } from "./i18n.js";
@@ -49,7 +49,7 @@ const page = {
 };
 const SOLVED = "tables";
 // The board's clicks (declared before any code can draw the board).
-const { clickKey, cancelSelection, fillChoices } = boardClicks(page, {
+const { cancelSelection, fillChoices, wireBoard } = boardClicks(page, {
   t, lang, canClick: () => !page.busy && answering(), submit: (text) => submitAnswer(text),
   redraw: () => { renderBoard(); renderChoices(); },
   focusTargets: ["#choices button.choice", "#choices select", "#board .target"],
@@ -289,21 +289,7 @@ function renderRatings() {
 // ---------------------------------------------------------------- actions
 
 function wireControls() {
-  const board = $("#board");
-  board.addEventListener("click", (event) => {
-    const target = event.target.closest("[data-key]");
-    if (target) clickKey(target.dataset.key);
-  });
-  board.addEventListener("keydown", (event) => {
-    const target = event.target.closest("[data-key]");
-    if (target && (event.key === "Enter" || event.key === " ")) {
-      event.preventDefault();
-      page.keepBoardFocus = true;
-      clickKey(target.dataset.key);
-    } else {
-      handleArrow(board, event);
-    }
-  });
+  wireBoard($("#board"));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") cancelSelection();
   });
