@@ -57,6 +57,7 @@ from .board import ABOVE, BALLS_PER_PLAYER, CELL_COUNT, HIGHER, TOP, available, 
 from .kernel import MAX_MOVES, VARIANT_CODES, apply, generate
 from .rules import PylosGame
 from .solve_index import KidsIndex, colour_rank, kids_index, transform
+from .solve_kernel import unrank
 from .solver import CHECKPOINT_S, DISK_LIMIT, MEMORY_LIMIT, STRETCH, Plan, Solved
 
 FORMAT = 1
@@ -133,17 +134,7 @@ def prove_stretch(
     moves = np.empty(MAX_MOVES, dtype=np.int32)
     start = base[n] + slot * colourings[n]
     # The colouring of rank ``first``: k own balls at the bits of a colex-ranked pattern.
-    k = max(0, n - balls)
-    while k < min(balls, n) and offsets[n, k + 1] <= first:
-        k += 1
-    left = first - offsets[n, k]
-    pattern = 0
-    for i in range(k, 0, -1):
-        place = i - 1
-        while binomial[place + 1, i] <= left:
-            place += 1
-        pattern |= 1 << place
-        left -= binomial[place, i]
+    k, pattern = unrank(first, n, balls, binomial, offsets)
     proved = 0
     rank = first
     while rank < last:

@@ -27,7 +27,7 @@ NO_SLOT = -1
 
 
 @compiled
-def _unrank(rank: int, n: int, balls: int, binomial: Array, offsets: Array) -> tuple[int, int]:
+def unrank(rank: int, n: int, balls: int, binomial: Array, offsets: Array) -> tuple[int, int]:
     """``(k, pattern)``: the colouring of rank ``rank`` as ``k`` own balls at the bits of
     ``pattern`` among the shape's ``n`` cells (colex order)."""
     k = max(0, n - balls)
@@ -94,7 +94,7 @@ def solve_stretch(
             targets &= targets - 1
             lift[source, target, 0], lift[source, target, 1], lift[source, target, 2] = _child(
                 shape & ~(1 << source) | 1 << target, shapes, slots, images, canon)
-    k, pattern = _unrank(first, n, balls, binomial, offsets)
+    k, pattern = unrank(first, n, balls, binomial, offsets)
     wins = 0
     longest = 0
     for rank in range(first, last):
