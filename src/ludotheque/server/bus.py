@@ -6,10 +6,15 @@ sockets it holds itself. Messages carry no state that matters: a worker that mis
 restarted, the worker was busy) reads the games it holds again from the database once it is
 subscribed again (``on_resubscribed``), so a lost message only delays a document.
 
->>> decode(encode_message({"kind": "game", "game": "g1", "v": 3}, "w1"))
-{'kind': 'game', 'game': 'g1', 'v': 3, 'from': 'w1'}
+>>> encode_message({"kind": "game", "game": "g1", "v": 3}, "w1")
+'{"from":"w1","kind":"game","game":"g1","v":3}'
+>>> decode(_.encode())
+{'from': 'w1', 'kind': 'game', 'game': 'g1', 'v': 3}
 >>> decode("not json") is None
 True
+>>> own_prefix("w1")
+b'{"from":"w1",'
+
 """
 
 from __future__ import annotations
@@ -36,7 +41,15 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def encode_message(message: dict[str, Any], origin: str) -> str:
-    return json.dumps({**message, "from": origin}, separators=(",", ":"), ensure_ascii=False)
+    """The message as published: its origin first, so that the worker that sent it recognises
+    its own message (every subscriber gets it back) from its first bytes, without decoding it."""
+    rest = {key: value for key, value in message.items() if key != "from"}
+    return json.dumps({"from": origin, **rest}, separators=(",", ":"), ensure_ascii=False)
+
+
+def own_prefix(origin: str) -> bytes:
+    """The first bytes of every message ``origin`` publishes (:func:`encode_message`)."""
+    return encode_message({}, origin)[:-1].encode() + b","
 
 
 def decode(raw: str | bytes) -> dict[str, Any] | None:
@@ -56,6 +69,7 @@ class Bus:
 
         self.url = url
         self.origin = secrets.token_hex(6)  # this worker: it skips its own messages
+        self._own = own_prefix(self.origin)
         self._redis = Redis.from_url(url, health_check_interval=HEALTH_CHECK_S,
                                      socket_connect_timeout=2, socket_timeout=None)
         self._handle = handle
@@ -127,7 +141,10 @@ class Bus:
     async def _dispatch(self, raw: dict[str, Any]) -> None:
         if raw.get("type") != "message":
             return
-        message = decode(raw["data"])
+        data = raw["data"]
+        if (data if isinstance(data, bytes) else data.encode()).startswith(self._own):
+            return  # its own news (a move's carries the whole game): not worth decoding
+        message = decode(data)
         if message is None or message.get("from") == self.origin:
             return
         self.received += 1

@@ -30,6 +30,7 @@ import contextlib
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -123,6 +124,10 @@ class Storage:
         self._loop_connection: Connection | None = None
         self._since_checkpoint = 0  # changes stored on the loop since the last checkpoint
         self._checkpointing = False
+        # PostgreSQL: each database thread's own connection for moves (change_locked), kept.
+        self._held = threading.local()
+        self._held_all: list[Connection] = []
+        self._held_guard = threading.Lock()
 
     def migrate(self) -> None:
         upgrade(self.engine)
@@ -221,6 +226,11 @@ class Storage:
     def close(self) -> None:
         self._executor.shutdown(wait=True)
         self._drop_loop_connection()
+        with self._held_guard:
+            held, self._held_all = self._held_all, []
+        for connection in held:  # the threads are gone: no one uses them any more
+            with contextlib.suppress(Exception):
+                connection.close()
         self.engine.dispose()
 
     # -- writing --------------------------------------------------------------------------------
@@ -244,20 +254,60 @@ class Storage:
         """Apply ``operation`` under the game's row lock (PostgreSQL, several workers): when the
         stored version is not ``version`` (another worker changed the game), the game is read
         again in the same transaction first. Returns the snapshot the operation saw, its result
-        and the stored version; ``ApiError`` from the operation stores nothing."""
-        with self.engine.begin() as connection:
-            stored = self._execute(connection, "lock_game", {"gid": game_id})
-            if stored is None:
-                raise ApiError(404, f"no game {quoted(game_id)}", "not_found")
-            if stored != version:
-                loaded = _load_on(connection, game_id, old)
-                assert loaded is not None  # the row is locked: it cannot have gone
-                old, version = loaded[1], loaded[2]
-            new = operation(old, Instant.now())
-            if new is old:
-                return old, old, version
-            self._write(connection, game_id, old, new, version + 1)
+        and the stored version; ``ApiError`` from the operation stores nothing.
+
+        It runs on this thread's own connection (:meth:`_held_connection`). A connection that
+        broke since the last change (the database restarted) fails on the first statement,
+        before anything is written: the change is tried once more on a new connection, as the
+        pool's ping before each checkout would have done."""
+        for attempt in (1, 2):
+            connection = self._held_connection()
+            locked = False
+            try:
+                with connection.begin():
+                    stored = self._execute(connection, "lock_game", {"gid": game_id})
+                    locked = True
+                    return self._change_on(connection, game_id, stored, version, old, operation)
+            except DBAPIError as error:
+                self._drop_held(connection)
+                if locked or attempt == 2 or not error.connection_invalidated:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _change_on(self, connection: Connection, game_id: str, stored: int | None, version: int,
+                   old: Snapshot, operation: Operation) -> tuple[Snapshot, Snapshot, int]:
+        if stored is None:
+            raise ApiError(404, f"no game {quoted(game_id)}", "not_found")
+        if stored != version:
+            loaded = _load_on(connection, game_id, old)
+            assert loaded is not None  # the row is locked: it cannot have gone
+            old, version = loaded[1], loaded[2]
+        new = operation(old, Instant.now())
+        if new is old:
+            return old, old, version
+        self._write(connection, game_id, old, new, version + 1)
         return old, new, version + 1
+
+    def _held_connection(self) -> Connection:
+        """This database thread's connection for moves, opened at its first move and kept: a move
+        pays neither the pool's ping before a checkout nor its reset at the return (a round
+        trip each, a third of a move's database work on a worker)."""
+        connection: Connection | None = getattr(self._held, "connection", None)
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self._held.connection = self.engine.connect()
+            with self._held_guard:
+                self._held_all.append(connection)
+        return connection
+
+    def _drop_held(self, connection: Connection) -> None:
+        """Discard a held connection after a failure; the thread's next move opens another."""
+        self._held.connection = None
+        with self._held_guard:
+            if connection in self._held_all:
+                self._held_all.remove(connection)
+        with contextlib.suppress(Exception):
+            connection.invalidate()
+            connection.close()
 
     def _write(
         self, connection: Connection, game_id: str, old: Snapshot, new: Snapshot, version: int
@@ -274,7 +324,8 @@ class Storage:
             played = time.time()
             rows = [{"game_id": game_id, "ply": ply, "text": new.moves[ply], "played": played}
                     for ply in range(kept, len(new.moves))]
-            self._execute(connection, "insert_move", rows)
+            # One move (nearly always): a plain execute, cheaper than the drivers' executemany.
+            self._execute(connection, "insert_move", rows[0] if len(rows) == 1 else rows)
         self._execute(connection, "update_game", {"gid": game_id, "version": version, **_game_values(new)})
         if changed_seats:
             self._execute(connection, "update_seat", changed_seats)
@@ -294,8 +345,13 @@ class Storage:
             cursor.executemany(sql, parameters)
             return None
         except self._driver_error as error:
+            # The driver's own cursor: SQLAlchemy does not see the error, so it is told whether
+            # the connection broke (``change_locked`` then tries once more on a new one).
+            driver_error: Any = error
+            broken = self.engine.dialect.is_disconnect(
+                driver_error, connection.connection.dbapi_connection, cursor)
             raise DBAPIError.instance(sql, parameters, error, self._driver_error,
-                                      dialect=self.engine.dialect) from None
+                                      connection_invalidated=broken, dialect=self.engine.dialect) from None
         finally:
             cursor.close()
 
