@@ -94,3 +94,15 @@ def test_a_person_has_few_seeks_waiting(client: TestClient) -> None:
     assert [answer.json()["matched"] for answer in again] == [True, True]
     # Once one of Ada's seeks is gone, she may seek again.
     assert ada.post(client, "/api/seeks", {"game": "expion"}).status_code == 201
+
+
+def test_a_seek_clock_below_the_server_minimum_is_refused_like_a_games(client: TestClient) -> None:
+    """A seek starts a game when matched: its clock obeys the same minimum as a created game's."""
+    ada = Person(client, "Ada")
+    short = {"game": "pylos", "clock": {"type": "fischer", "minutes": 0.5, "increment": 0}}
+    answer = ada.post(client, "/api/seeks", short)
+    assert (answer.status_code, answer.json()["code"]) == (400, "bad_request")
+    assert "at least 1 minutes" in answer.json()["error"]
+    assert client.get("/api/seeks").json()["seeks"] == []  # nothing waits
+    long_enough = {"game": "pylos", "clock": {"type": "fischer", "minutes": 1, "increment": 0}}
+    assert ada.post(client, "/api/seeks", long_enough).status_code == 201

@@ -39,7 +39,7 @@ from .pages import answer_page, reader_language, render_page
 from .people import people_of
 from .rooms import Connection, encode
 from .routes import guard_origin, hub_of, page_url, read_json
-from .schemas import ClockBody, FischerClock, Strict, parse_json, validate
+from .schemas import ClockBody, Strict, allowed_clock, parse_json, validate
 from .sockets import CLOSE_BASE, error_message
 from .throttle import CreationThrottle, client_address
 
@@ -103,12 +103,8 @@ async def tell(request: Request, account: str, message: dict[str, Any]) -> None:
 
 def clock_text(request: Request, body: ChallengeBody) -> str | None:
     """The clock asked for as stored (JSON); 400 for a Fischer clock under the server's minimum."""
-    if body.clock is None:
-        return None
-    shortest = hub_of(request).settings.min_clock_minutes
-    if isinstance(body.clock, FischerClock) and body.clock.minutes < shortest:
-        raise ApiError(400, f"invalid 'clock.minutes': at least {shortest:g} minutes", "bad_request")
-    return json.dumps(ClockSpec.from_json(body.clock.model_dump()).to_json())
+    clock = allowed_clock(body.clock, hub_of(request).settings.min_clock_minutes)
+    return json.dumps(clock.to_json()) if clock else None
 
 
 # -- the friends page's data -------------------------------------------------------------------------

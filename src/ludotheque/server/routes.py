@@ -19,7 +19,7 @@ from ..core.contract import Game, Player
 from ..core.records import Record, replay
 from .accounts import Account
 from .bots import check_level
-from .clocks import ClockSpec, Instant
+from .clocks import Instant
 from .config import MAX_BODY_BYTES
 from .documents import game_document, game_record, lobby_document
 from .errors import ApiError, quoted
@@ -46,9 +46,9 @@ from .schemas import (
     ClaimBody,
     CreateGame,
     EmptyBody,
-    FischerClock,
     JoinBody,
     MoveBody,
+    allowed_clock,
     natural_number,
     parse_json,
     validate,
@@ -107,16 +107,6 @@ def page_url(request: Request, game_id: str, query: str = "") -> str:
     return f"{base}/play/{game_id}{query}"
 
 
-def clock_of(body: CreateGame, request: Request) -> ClockSpec | None:
-    """The clock asked for; 400 for a Fischer clock shorter than the server's minimum."""
-    if body.clock is None:
-        return None
-    shortest = hub_of(request).settings.min_clock_minutes
-    if isinstance(body.clock, FischerClock) and body.clock.minutes < shortest:
-        raise ApiError(400, f"invalid 'clock.minutes': at least {shortest:g} minutes", "bad_request")
-    return ClockSpec.from_json(body.clock.model_dump())
-
-
 @router.post("/games", status_code=201, openapi_extra=request_body(CreateGame))
 async def create_game(request: Request) -> JSONResponse:
     """Create a game (the design's body, plus the seat kind ``invite``); the read body is checked
@@ -127,7 +117,7 @@ async def create_game(request: Request) -> JSONResponse:
         count = f"{len(body.seats)} seats given for {game.players} players"
         raise ApiError(400, f"{game.id}: {count}", "bad_request")
     requests = [seat_request(text, game) for text in body.seats]
-    clock = clock_of(body, request)
+    clock = allowed_clock(body.clock, hub_of(request).settings.min_clock_minutes)
     throttle: CreationThrottle = request.app.state.throttle
     throttle.check(client_address(request), all_bots=all(seat.kind == "bot" for seat in requests))
     people = people_of(request)

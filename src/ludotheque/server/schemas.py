@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .accounts import has_bidi_control, normal_name
+from .clocks import ClockSpec
 from .errors import ApiError, first_problem, quoted
 
 # Control characters (bidirectional ones included: U+202E shows "Ada" as "adA") in a name.
@@ -72,6 +73,25 @@ class CorrespondenceClock(Strict):
 
 
 ClockBody = Annotated[FischerClock | CorrespondenceClock, Field(discriminator="type")]
+
+
+def allowed_clock(clock: FischerClock | CorrespondenceClock | None, shortest: float) -> ClockSpec | None:
+    """The clock asked for (``None``: no clock); 400 for a Fischer clock shorter than the server's
+    minimum of ``shortest`` minutes, wherever a game's clock is asked for (a game, a seek, a
+    challenge, a tournament).
+
+    >>> allowed_clock(FischerClock(type="fischer", minutes=5), 1.0).to_json()["minutes"]
+    5.0
+    >>> allowed_clock(FischerClock(type="fischer", minutes=0.5), 1.0)
+    Traceback (most recent call last):
+    ...
+    ludotheque.server.errors.ApiError: invalid 'clock.minutes': at least 1 minutes
+    """
+    if clock is None:
+        return None
+    if isinstance(clock, FischerClock) and clock.minutes < shortest:
+        raise ApiError(400, f"invalid 'clock.minutes': at least {shortest:g} minutes", "bad_request")
+    return ClockSpec.from_json(clock.model_dump())
 
 
 class CreateGame(Strict):

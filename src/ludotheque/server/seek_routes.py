@@ -13,13 +13,12 @@ from pydantic import Field
 
 from .account_routes import require_account
 from .accounts import Account
-from .clocks import ClockSpec
 from .errors import ApiError, quoted
 from .new_games import game_of
 from .openapi import request_body
 from .ratings import NEW_RATING
 from .routes import guard_origin, hub_of, read_json
-from .schemas import ClockBody, Strict, validate
+from .schemas import ClockBody, Strict, allowed_clock, validate
 from .seeks import SeekRow, public
 from .throttle import CreationThrottle, client_address
 
@@ -45,7 +44,7 @@ async def seek(request: Request) -> JSONResponse:
     body = validate(SeekBody, await read_json(request))
     account = await require_account(request, player=body.rated)
     game = game_of(body.game, body.variant, body.players)
-    clock = ClockSpec.from_json(body.clock.model_dump()) if body.clock else None
+    clock = allowed_clock(body.clock, hub_of(request).settings.min_clock_minutes)
     throttle: CreationThrottle = request.app.state.throttle
     throttle.check(client_address(request), all_bots=False)
     hub = hub_of(request)

@@ -18,12 +18,11 @@ from pydantic import Field
 from .account_routes import require_account
 from .accounts import Account
 from .bots import check_level
-from .clocks import ClockSpec
 from .errors import ApiError, quoted
 from .hub import game_of
 from .openapi import request_body
 from .routes import guard_origin, hub_of, read_json
-from .schemas import ClockBody, EmptyBody, FischerClock, Strict, validate
+from .schemas import ClockBody, EmptyBody, Strict, allowed_clock, validate
 from .tournaments import (
     DEFAULT_ENTRIES,
     LIST_LIMIT,
@@ -105,12 +104,7 @@ async def create_tournament(request: Request) -> dict[str, Any]:
     body = validate(CreateTournament, await read_json(request))
     account = await require_account(request, player=True)
     game = game_of(body.game, body.variant, body.players)
-    clock = None
-    if body.clock is not None:
-        shortest = hub_of(request).settings.min_clock_minutes
-        if isinstance(body.clock, FischerClock) and body.clock.minutes < shortest:
-            raise ApiError(400, f"invalid 'clock.minutes': at least {shortest:g} minutes", "bad_request")
-        clock = ClockSpec.from_json(body.clock.model_dump())
+    clock = allowed_clock(body.clock, hub_of(request).settings.min_clock_minutes)
     if body.system == "swiss" and (body.rounds is None or body.duration is not None):
         raise ApiError(400, "a Swiss tournament takes 'rounds' (and no 'duration')", "bad_request")
     if body.system == "arena" and (body.duration is None or body.rounds is not None):
