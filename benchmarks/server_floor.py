@@ -7,6 +7,10 @@ beside what a move costs through the whole server. These are the floors that bou
 
 - ``asgi``: a bare ASGI app under uvicorn (httptools, uvloop), answering ``{}``;
 - ``fastapi``: one FastAPI route answering ``{}``;
+- ``move_transport``: what a move's messages cost with no game, no database and no framework: a
+  bare ASGI app under uvicorn that takes a POSTed move (a small JSON body), sends a document of
+  a real move's size (1.5 kB, the mean over whole Pylos games) to each of the game's two
+  WebSockets and answers it; the floor under a move on this stack;
 - ``game_document``: ``GET /api/games/{id}`` on the real server (SQLite), a cached document;
 - ``move``: whole Pylos games played move by move on the real server: each move a POST, then
   the documents on both players' sockets (game creation and socket handshakes included);
@@ -16,7 +20,8 @@ beside what a move costs through the whole server. These are the floors that bou
 
 The ratios the issue sets targets for (issue 30): ``move_vs_asgi`` (a move's CPU over a bare
 ASGI request's, target ≤ 5) and ``worker_vs_single`` (a worker's move over the single
-process's, target ≤ 2).
+process's, target ≤ 2); beside them ``transport_vs_asgi``, the share of that target that a
+move's three messages take before any game logic.
 
     python benchmarks/server_floor.py                 # 3,000 requests each, 20 games
     python benchmarks/server_floor.py --requests 500 --games 5 --json
@@ -67,6 +72,35 @@ async def read(request: Request, game_id: str) -> Response:
 ''',
 }
 
+# A move's messages, bare: the POST, one text frame to each of two sockets, the answer.
+BARE_MOVE_APP = '''
+DOCUMENT = '{"pad": "' + "x" * 1440 + '"}'
+BODY = DOCUMENT.encode()
+SOCKETS = []
+
+async def app(scope, receive, send):
+    if scope["type"] == "websocket":
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        SOCKETS.append(send)
+        try:
+            while (await receive())["type"] != "websocket.disconnect":
+                pass
+        finally:
+            SOCKETS.remove(send)
+        return
+    if scope["type"] != "http":
+        return
+    more = True
+    while more:
+        more = (await receive()).get("more_body", False)
+    for socket in SOCKETS:
+        await socket({"type": "websocket.send", "text": DOCUMENT})
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]})
+    await send({"type": "http.response.body", "body": BODY})
+'''
+
 
 async def get_many(port: int, path: str, count: int) -> None:
     """``count`` GETs of ``path``, one after the other on one keep-alive connection."""
@@ -114,6 +148,33 @@ def bare_server(source: str) -> Iterator[tuple[int, int]]:
         finally:
             process.terminate()
             process.wait(30)
+
+
+async def bare_moves(port: int, count: int) -> None:
+    """``count`` moves on the bare move app: each a POST, then a frame read on both sockets."""
+    import websockets
+
+    url = f"http://127.0.0.1:{port}"
+    sockets = [await websockets.connect(f"ws://127.0.0.1:{port}/ws", compression=None) for _ in (0, 1)]
+    http = HttpConnection(url)
+    for ply in range(count):
+        status, _ = await http.post("/api/games/x/moves", {"move": "1a1", "ply": ply}, "t" * 43)
+        if status != 200:
+            raise RuntimeError(f"the bare move app answered {status}")
+        for socket in sockets:
+            await socket.recv()
+    http.close()
+    for socket in sockets:
+        await socket.close()
+
+
+def move_transport_ms(count: int) -> dict[str, float]:
+    with bare_server(BARE_MOVE_APP) as (port, pid):
+        asyncio.run(bare_moves(port, 50))  # warm
+        cpu, wall = tree_cpu_seconds(pid), time.perf_counter()
+        asyncio.run(bare_moves(port, count))
+        return {"server_cpu_ms": round((tree_cpu_seconds(pid) - cpu) * 1000 / count, 3),
+                "wall_ms": round((time.perf_counter() - wall) * 1000 / count, 3)}
 
 
 async def play_games(url: str, games: int, seed: int) -> int:
@@ -189,6 +250,9 @@ def main(argv: list[str] | None = None) -> None:
     for name, source in BARE_APPS.items():
         with bare_server(source) as (port, pid):
             figures[name] = per_request_ms(pid, port, "/api/games/x", arguments.requests)
+    figures["move_transport"] = move_transport_ms(arguments.requests)
+    figures["transport_vs_asgi"] = round(
+        figures["move_transport"]["server_cpu_ms"] / figures["asgi"]["server_cpu_ms"], 2)
     figures["game_document"] = game_document_ms(arguments.requests)
     figures["move"] = per_move_ms(arguments.games, arguments.seed)
     figures["move_vs_asgi"] = round(figures["move"]["server_cpu_ms"] / figures["asgi"]["server_cpu_ms"], 2)
