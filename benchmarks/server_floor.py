@@ -76,6 +76,7 @@ async def read(request: Request, game_id: str) -> Response:
 BARE_MOVE_APP = '''
 DOCUMENT = '{"pad": "' + "x" * 1440 + '"}'
 BODY = DOCUMENT.encode()
+HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]
 SOCKETS = []
 
 async def app(scope, receive, send):
@@ -96,8 +97,7 @@ async def app(scope, receive, send):
         more = (await receive()).get("more_body", False)
     for socket in SOCKETS:
         await socket({"type": "websocket.send", "text": DOCUMENT})
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(BODY)).encode())]})
+    await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
     await send({"type": "http.response.body", "body": BODY})
 '''
 
