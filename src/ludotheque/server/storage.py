@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -251,15 +252,41 @@ class Storage:
 
     def change_locked(self, game_id: str, version: int, old: Snapshot, operation: Operation
                       ) -> tuple[Snapshot, Snapshot, int]:
-        """Apply ``operation`` under the game's row lock (PostgreSQL, several workers): when the
-        stored version is not ``version`` (another worker changed the game), the game is read
-        again in the same transaction first. Returns the snapshot the operation saw, its result
-        and the stored version; ``ApiError`` from the operation stores nothing.
+        """Apply ``operation`` to the stored game (PostgreSQL, several workers). Returns the
+        snapshot the operation saw, its result and the stored version; ``ApiError`` from the
+        operation stores nothing.
 
-        It runs on this thread's own connection (:meth:`_held_connection`). A connection that
-        broke since the last change (the database restarted) fails on the first statement,
-        before anything is written: the change is tried once more on a new connection, as the
-        pool's ping before each checkout would have done."""
+        When this worker's copy (``old``, at ``version``) is up to date, as it nearly always is,
+        the change is made on it and stored in one statement that changes nothing if the game
+        is no longer at ``version`` (:meth:`_store_if_unchanged`): one round trip, no lock held
+        between two. Otherwise (the copy is behind, the operation refuses on it, moves are taken
+        back) the change is made under the game's row lock (:meth:`_change_under_lock`), on the
+        game read again if another worker changed it. Both run on this thread's own connection
+        (:meth:`_held_connection`)."""
+        try:
+            new = operation(old, Instant.now())
+        except ApiError:
+            new = old  # perhaps only on this worker's copy: the locked way decides
+        sent: Snapshot | None = None
+        if new is not old and not _deletes_moves(old, new):
+            connection = self._held_connection()
+            try:
+                if self._store_if_unchanged(connection, game_id, version, old, new):
+                    return old, new, version + 1
+            except DBAPIError as error:
+                self._drop_held(connection)
+                if not error.connection_invalidated:
+                    raise
+                sent = new  # the connection broke: the change may or may not have been stored
+        return self._change_under_lock(game_id, version, old, operation, sent)
+
+    def _change_under_lock(self, game_id: str, version: int, old: Snapshot, operation: Operation,
+                           sent: Snapshot | None) -> tuple[Snapshot, Snapshot, int]:
+        """The change made under the game's row lock. A connection that broke since the last
+        change (the database restarted) fails on the lock, before anything is written: the
+        change is tried once more on a new connection, as the pool's ping before a checkout
+        would have done. ``sent``: a change whose statement may have been stored before its
+        connection broke; found stored, it is not made again."""
         for attempt in (1, 2):
             connection = self._held_connection()
             locked = False
@@ -267,12 +294,30 @@ class Storage:
                 with connection.begin():
                     stored = self._execute(connection, "lock_game", {"gid": game_id})
                     locked = True
+                    if sent is not None and stored == version + 1:
+                        loaded = _load_on(connection, game_id, old)
+                        if loaded is not None and _same_change(loaded[1], sent):
+                            return old, sent, version + 1
                     return self._change_on(connection, game_id, stored, version, old, operation)
             except DBAPIError as error:
                 self._drop_held(connection)
                 if locked or attempt == 2 or not error.connection_invalidated:
                     raise
         raise AssertionError("unreachable")
+
+    def _store_if_unchanged(self, connection: Connection, game_id: str, version: int, old: Snapshot,
+                            new: Snapshot) -> bool:
+        """Store the change from ``old`` to ``new`` in one statement, only if the game is still at
+        ``version`` (``False``: it is not, or is gone, and nothing was written)."""
+        sql, parameters = _guarded_change(game_id, version, old, new)
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        driver.autocommit = True  # one statement: its own transaction, one round trip
+        try:
+            return bool(self._execute_sql(connection, sql, parameters))
+        finally:
+            with contextlib.suppress(Exception):
+                driver.autocommit = False
 
     def _change_on(self, connection: Connection, game_id: str, stored: int | None, version: int,
                    old: Snapshot, operation: Operation) -> tuple[Snapshot, Snapshot, int]:
@@ -335,7 +380,10 @@ class Storage:
         """Run statement ``name`` on the driver's cursor of ``connection``'s transaction; the
         first column of its first row (``None`` if none). Driver errors are raised as
         SQLAlchemy's, which :meth:`run` tells apart."""
-        sql = self._sql[name]
+        return self._execute_sql(connection, self._sql[name], parameters)
+
+    def _execute_sql(self, connection: Connection, sql: str,
+                     parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Any:
         cursor = connection.connection.cursor()
         try:
             if isinstance(parameters, Mapping):
@@ -680,6 +728,64 @@ def _insert_moves(connection: Connection, game_id: str, snap: Snapshot, start: i
                 for ply in range(start, len(snap.moves))
             ],
         )
+
+
+def _deletes_moves(old: Snapshot, new: Snapshot) -> bool:
+    """Whether the change takes moves back (stored under the row lock, never in one statement)."""
+    return _common_prefix(old.moves, new.moves) < len(old.moves)
+
+
+def _same_change(stored: Snapshot, new: Snapshot) -> bool:
+    """Whether the stored game is ``new`` (a change whose answer was lost with its connection)."""
+    return (stored.moves == new.moves and stored.status == new.status
+            and all(_seat_values(stored, n) == _seat_values(new, n) for n in range(len(new.seats))))
+
+
+_GAME_COLUMNS = ("status", "result", "clock", "clock_running", "clock_started", "draw_offer", "rematch",
+                 "started", "ended", "updated", "to_move", "version", "deadline")
+_SEAT_COLUMNS = ("kind", "name", "level", "token_hash", "bot_seed", "invite_hash", "account_id",
+                 "remaining_ms")
+
+
+def _guarded_change(game_id: str, version: int, old: Snapshot, new: Snapshot) -> tuple[str, dict[str, Any]]:
+    """The statement of :func:`_guarded_change_sql` that stores the change from ``old`` (at
+    ``version``) to ``new``, which appends moves and takes none back, and its parameters."""
+    kept = _common_prefix(old.moves, new.moves)
+    seats = tuple(number for number in range(len(new.seats))
+                  if _seat_values(new, number) != _seat_values(old, number))
+    parameters: dict[str, Any] = {"gid": game_id, "expected": version, "version": version + 1,
+                                  "played": time.time(), **_game_values(new)}
+    for index, ply in enumerate(range(kept, len(new.moves))):
+        parameters[f"m{index}_ply"], parameters[f"m{index}_text"] = ply, new.moves[ply]
+    for number in seats:
+        parameters.update({f"s{number}_{name}": value for name, value in _seat_values(new, number).items()})
+    return _guarded_change_sql(len(new.moves) - kept, seats), parameters
+
+
+@functools.lru_cache(maxsize=64)
+def _guarded_change_sql(moves: int, seats: tuple[int, ...]) -> str:
+    """PostgreSQL: one statement that updates the game only if it is still at ``%(expected)s``,
+    and, only then, appends ``moves`` moves and updates the ``seats`` that changed; its one row
+    counts the games changed (0 or 1). Autocommitted, it is atomic: a change of another worker
+    made meanwhile (under the row lock) makes it change nothing.
+
+    >>> print(_guarded_change_sql(1, ()).split(" SET ")[0])
+    WITH game AS (UPDATE games
+    """
+    assignments = ", ".join(f"{column} = %({column})s" for column in _GAME_COLUMNS)
+    parts = [f"WITH game AS (UPDATE games SET {assignments}, bot_lease = NULL "
+             "WHERE id = %(gid)s AND version = %(expected)s RETURNING id)"]
+    if moves:
+        rows = ", ".join(f"(%(m{i}_ply)s::integer, %(m{i}_text)s::text, %(played)s::double precision)"
+                         for i in range(moves))
+        parts.append(", moved AS (INSERT INTO moves (game_id, ply, text, played) SELECT game.id, m.ply, "
+                     f"m.text, m.played FROM game, (VALUES {rows}) AS m(ply, text, played))")
+    for n in seats:
+        values = ", ".join(f"{column} = %(s{n}_{column})s" for column in _SEAT_COLUMNS)
+        parts.append(f", seat{n} AS (UPDATE seats SET {values} "
+                     f"WHERE game_id = %(gid)s AND seat = {n} AND EXISTS (SELECT 1 FROM game))")
+    parts.append(" SELECT count(*) FROM game")
+    return "".join(parts)
 
 
 def _common_prefix(old: tuple[str, ...], new: tuple[str, ...]) -> int:
