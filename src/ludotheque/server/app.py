@@ -46,6 +46,7 @@ from .hub import Hub
 from .logs import redact
 from .moderation import Moderation, ModerationStore
 from .moderation_admin import ADMIN_PATH, bind_admin, mount_admin
+from .move_route import MoveShortcut
 from .openapi import DOCS_PATH, mount_docs
 from .people import CREDENTIALS_ENDED, AccountThrottle, People, SigninThrottle
 from .storage import Storage
@@ -179,6 +180,7 @@ def create_app(
             storage.close()
 
     app = FastAPI(title="Ludothèque", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(MoveShortcut, router=routes.router, endpoint=routes.post_move)  # innermost
     app.add_middleware(SecurityHeaders)
     app.add_middleware(metrics.Observe)  # outermost: its time and status are the client's
     install_error_handlers(app)
