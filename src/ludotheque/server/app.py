@@ -179,7 +179,11 @@ def create_app(
             await hub.close()
             storage.close()
 
-    app = FastAPI(title="Ludothèque", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # The server's figures are Prometheus' (metrics.py); FastAPI's native OpenTelemetry, on
+    # by default, would ask OpenTelemetry's global providers on every request (3% of the
+    # samples of a move in a profile).
+    app = FastAPI(title="Ludothèque", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  telemetry={"tracing": False, "metrics": False, "logs": False})
     app.add_middleware(MoveShortcut, router=routes.router, endpoint=routes.post_move)  # innermost
     app.add_middleware(SecurityHeaders)
     app.add_middleware(metrics.Observe)  # outermost: its time and status are the client's

@@ -238,8 +238,7 @@ def takeback_point(snap: Snapshot, seat: Player) -> int:
     exactly the seat's own last move or nothing.
     """
     _require_playing(snap)
-    others = [s for n, s in enumerate(snap.seats) if n != seat]
-    if not others or any(s.kind != "bot" for s in others):
+    if not _against_bots_only(snap, seat):
         raise ApiError(409, "takebacks are only for games against bots", "takeback_refused")
     own_plies = [ply for ply, mover in enumerate(snap.movers) if mover == seat]
     if not own_plies:
@@ -263,7 +262,16 @@ def last_reveal(snap: Snapshot, seat: Player) -> int | None:
     return None
 
 
+def _against_bots_only(snap: Snapshot, seat: Player) -> bool:
+    others = [s for n, s in enumerate(snap.seats) if n != seat]
+    return bool(others) and all(s.kind == "bot" for s in others)
+
+
 def can_take_back(snap: Snapshot, seat: Player) -> bool:
+    """Whether :func:`takeback_point` would let ``seat`` take back now (asked for every document:
+    a game between people is answered without building the refusal)."""
+    if not _against_bots_only(snap, seat):
+        return False
     try:
         takeback_point(snap, seat)
     except ApiError:
