@@ -23,8 +23,12 @@ ASGI request's, target ≤ 5) and ``worker_vs_single`` (a worker's move over the
 process's, target ≤ 2); beside them ``transport_vs_asgi``, the share of that target that a
 move's three messages take before any game logic.
 
-    python benchmarks/server_floor.py                 # 3,000 requests each, 20 games
-    python benchmarks/server_floor.py --requests 500 --games 5 --json
+Every server is started first; then each measure runs once per round (``--rounds``, 5), one
+after the other, and the figures sum the rounds: a slower minute of a shared machine weighs on
+every measure alike, so the ratios hold better than the figures themselves.
+
+    python benchmarks/server_floor.py                 # 3,000 requests each, 20 games, 5 rounds
+    python benchmarks/server_floor.py --requests 500 --games 5 --rounds 1 --json
     python benchmarks/server_floor.py --db postgresql://u:p@127.0.0.1/db   # and a worker's move
 """
 
@@ -40,8 +44,8 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -120,12 +124,29 @@ async def get_many(port: int, path: str, count: int) -> None:
     writer.close()
 
 
-def per_request_ms(pid: int, port: int, path: str, count: int) -> dict[str, float]:
-    asyncio.run(get_many(port, path, 50))  # warm: first calls import and compile
-    cpu, wall = tree_cpu_seconds(pid), time.perf_counter()
-    asyncio.run(get_many(port, path, count))
-    return {"server_cpu_ms": round((tree_cpu_seconds(pid) - cpu) * 1000 / count, 3),
-            "wall_ms": round((time.perf_counter() - wall) * 1000 / count, 3)}
+class Tally:
+    """One measure's processor time (of its server's process tree), wall time and count, summed
+    over the rounds."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.cpu, self.wall, self.count = pid, 0.0, 0.0, 0
+
+    def add(self, run: Callable[[], int]) -> None:
+        cpu, wall = tree_cpu_seconds(self.pid), time.perf_counter()
+        self.count += run()
+        self.cpu += tree_cpu_seconds(self.pid) - cpu
+        self.wall += time.perf_counter() - wall
+
+    def figures(self) -> dict[str, float]:
+        return {"server_cpu_ms": round(self.cpu * 1000 / self.count, 3),
+                "wall_ms": round(self.wall * 1000 / self.count, 3), "count": self.count}
+
+
+def requests_of(port: int, path: str, count: int) -> Callable[[], int]:
+    def run() -> int:
+        asyncio.run(get_many(port, path, count))
+        return count
+    return run
 
 
 @contextmanager
@@ -168,13 +189,11 @@ async def bare_moves(port: int, count: int) -> None:
         await socket.close()
 
 
-def move_transport_ms(count: int) -> dict[str, float]:
-    with bare_server(BARE_MOVE_APP) as (port, pid):
-        asyncio.run(bare_moves(port, 50))  # warm
-        cpu, wall = tree_cpu_seconds(pid), time.perf_counter()
+def transport_of(port: int, count: int) -> Callable[[], int]:
+    def run() -> int:
         asyncio.run(bare_moves(port, count))
-        return {"server_cpu_ms": round((tree_cpu_seconds(pid) - cpu) * 1000 / count, 3),
-                "wall_ms": round((time.perf_counter() - wall) * 1000 / count, 3)}
+        return count
+    return run
 
 
 async def play_games(url: str, games: int, seed: int) -> int:
@@ -204,62 +223,86 @@ async def play_games(url: str, games: int, seed: int) -> int:
     return moves
 
 
-def per_move_ms(games: int, seed: int) -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as folder, \
-            ServerProcess(f"sqlite:///{Path(folder) / 'floor.db'}", env=UNLIMITED) as server:
-        assert server.process is not None
-        return moves_of(server.url, server.process.pid, games, seed)
+def games_of(url: str, games: int, seed: int) -> Callable[[], int]:
+    """Whole games on ``url``, a new seed each round; the number of moves played."""
+    rounds = iter(range(seed, seed + 1_000_000))
+
+    def run() -> int:
+        return asyncio.run(play_games(url, games, next(rounds)))
+    return run
 
 
-def moves_of(url: str, pid: int, games: int, seed: int) -> dict[str, float]:
-    """Processor time of ``pid`` (and its children) per move over ``games`` whole games."""
-    asyncio.run(play_games(url, 1, seed))  # warm
-    cpu, wall = tree_cpu_seconds(pid), time.perf_counter()
-    moves = asyncio.run(play_games(url, games, seed + 1))
-    return {"moves": moves, "server_cpu_ms": round((tree_cpu_seconds(pid) - cpu) * 1000 / moves, 3),
-            "wall_ms": round((time.perf_counter() - wall) * 1000 / moves, 3)}
+def new_game_id(url: str) -> str:
+    with urllib.request.urlopen(urllib.request.Request(
+            url + "/api/games", data=b'{"game": "pylos", "seats": ["human", "human"]}',
+            headers={"Content-Type": "application/json"})) as answer:
+        return str(json.load(answer)["id"])
 
 
-def worker_move_ms(db: str, games: int, seed: int) -> dict[str, float]:
-    """A move's cost on one worker of the shared mode (``serve --workers 1``, PostgreSQL, Redis)."""
-    with own_redis(None) as redis_url, workers(db, redis_url, 1) as (url, pid):
-        return moves_of(url, pid, games, seed)
+def start_servers(stack: ExitStack, db: str | None) -> dict[str, tuple[str, int]]:
+    """Every server the measures need, started at once: name -> (URL, pid)."""
+    servers: dict[str, tuple[str, int]] = {}
+    for name, source in {**BARE_APPS, "move_transport": BARE_MOVE_APP}.items():
+        port, pid = stack.enter_context(bare_server(source))
+        servers[name] = (f"http://127.0.0.1:{port}", pid)
+    folder = stack.enter_context(tempfile.TemporaryDirectory())
+    single = stack.enter_context(ServerProcess(f"sqlite:///{Path(folder) / 'floor.db'}", env=UNLIMITED))
+    assert single.process is not None
+    servers["single"] = (single.url, single.process.pid)
+    if db:
+        redis_url = stack.enter_context(own_redis(None))
+        servers["worker"] = stack.enter_context(workers(db, redis_url, 1))
+    return servers
 
 
-def game_document_ms(count: int) -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as folder, \
-            ServerProcess(f"sqlite:///{Path(folder) / 'floor.db'}", env=UNLIMITED) as server:
-        assert server.process is not None
-        with urllib.request.urlopen(urllib.request.Request(
-                server.url + "/api/games", data=b'{"game": "pylos", "seats": ["human", "human"]}',
-                headers={"Content-Type": "application/json"})) as answer:
-            game_id = json.load(answer)["id"]
-        return per_request_ms(server.process.pid, server.port, f"/api/games/{game_id}", count)
+def measure(arguments: argparse.Namespace) -> dict[str, Any]:
+    """Every measure in rounds, one after the other within each round: a slower minute of a
+    shared machine weighs on every figure alike, so the ratios hold better than the figures."""
+    rounds = max(1, arguments.rounds)
+    requests, games = max(1, arguments.requests // rounds), max(1, arguments.games // rounds)
+    with ExitStack() as stack:
+        servers = start_servers(stack, arguments.db)
+        port_of = {name: int(url.rsplit(":", 1)[1]) for name, (url, _) in servers.items()}
+        document = f"/api/games/{new_game_id(servers['single'][0])}"
+        runs: dict[str, Callable[[], int]] = {
+            "asgi": requests_of(port_of["asgi"], "/api/games/x", requests),
+            "fastapi": requests_of(port_of["fastapi"], "/api/games/x", requests),
+            "move_transport": transport_of(port_of["move_transport"], requests),
+            "game_document": requests_of(port_of["single"], document, requests),
+            "move": games_of(servers["single"][0], games, arguments.seed),
+        }
+        if "worker" in servers:
+            runs["worker_move"] = games_of(servers["worker"][0], games, arguments.seed)
+        pid_of = {"game_document": servers["single"][1], "move": servers["single"][1],
+                  "worker_move": servers.get("worker", ("", 0))[1]}
+        tallies = {name: Tally(pid_of.get(name) or servers[name][1]) for name in runs}
+        for run in runs.values():  # warm: the first calls import and compile
+            run()
+        for _ in range(rounds):
+            for name, run in runs.items():
+                tallies[name].add(run)
+    return {name: tally.figures() for name, tally in tallies.items()}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--requests", type=int, default=3000, help="requests per measure")
-    parser.add_argument("--games", type=int, default=20, help="whole games for the per-move measure")
+    parser.add_argument("--requests", type=int, default=3000, help="requests per measure, over the rounds")
+    parser.add_argument("--games", type=int, default=20, help="whole games per move measure, over the rounds")
+    parser.add_argument("--rounds", type=int, default=5, help="every measure once per round, interleaved")
     parser.add_argument("--db", default=None, help="PostgreSQL URL: measure a worker's move too "
                         "(`serve --workers 1` with a Redis of its own)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args(argv)
-    figures: dict[str, Any] = {}
-    for name, source in BARE_APPS.items():
-        with bare_server(source) as (port, pid):
-            figures[name] = per_request_ms(pid, port, "/api/games/x", arguments.requests)
-    figures["move_transport"] = move_transport_ms(arguments.requests)
-    figures["transport_vs_asgi"] = round(
-        figures["move_transport"]["server_cpu_ms"] / figures["asgi"]["server_cpu_ms"], 2)
-    figures["game_document"] = game_document_ms(arguments.requests)
-    figures["move"] = per_move_ms(arguments.games, arguments.seed)
-    figures["move_vs_asgi"] = round(figures["move"]["server_cpu_ms"] / figures["asgi"]["server_cpu_ms"], 2)
-    if arguments.db:
-        figures["worker_move"] = worker_move_ms(arguments.db, arguments.games, arguments.seed)
-        figures["worker_vs_single"] = round(
-            figures["worker_move"]["server_cpu_ms"] / figures["move"]["server_cpu_ms"], 2)
+    figures = measure(arguments)
+
+    def ratio(top: str, bottom: str) -> float:
+        return round(float(figures[top]["server_cpu_ms"]) / float(figures[bottom]["server_cpu_ms"]), 2)
+
+    figures["transport_vs_asgi"] = ratio("move_transport", "asgi")
+    figures["move_vs_asgi"] = ratio("move", "asgi")
+    if "worker_move" in figures:
+        figures["worker_vs_single"] = ratio("worker_move", "move")
     figures["load_average_1m"] = round(os.getloadavg()[0], 2)
     figures["cpus"] = os.cpu_count()
     if arguments.json:
