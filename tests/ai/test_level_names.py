@@ -38,17 +38,3 @@ def test_level_specs_and_labels_answer_to_french_names() -> None:
         "aléatoire", "facile", "moyen", "difficile"]
     assert ai.level_label("difficile", "en") == "hard" and ai.level_label("mcts", "fr") == "mcts"
 
-
-def test_a_level_may_be_declared_per_player_count_and_its_plain_baseline_follows() -> None:
-    """Ex*Pion's 3-player ``hard`` searches further (its pair must defend against a lone player
-    who moves either colour); the 2- and 4-player rows and every ``-plain`` level are unchanged."""
-    from ludotheque.ai.levels import spec_for
-
-    def kernel_nodes(players: int, name: str) -> object:
-        options = spec_for(ludotheque.load("expion", players=players), name).options
-        return options.get("kernel", {}).get("nodes")
-
-    assert [kernel_nodes(players, "hard") for players in (2, 3, 4)] == [1_000_000, 3_000_000, 1_000_000]
-    assert {str(spec_for(ludotheque.load("expion", players=players), "hard-plain").options)
-            for players in (2, 3, 4)} == {"{'depth': 6, 'nodes': 6000}"}
-    assert kernel_nodes(3, "medium") == kernel_nodes(4, "medium") == 10_000

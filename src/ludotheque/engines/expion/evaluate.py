@@ -87,13 +87,3 @@ LEVELS: dict[int, dict[str, LevelSpec]] = {
                                       "on the plain engine, up to 6 plies within 6,000 positions"),
     },
 }
-# With 3 players the lone North+South player wins in practice (it may move either colour on
-# each of its turns): ``hard`` beat ``hard-plain`` in all 20 games it held North+South, but only
-# 6-4-10 as the East+West pair at 1,000,000 positions. Replayed at 3,000,000, 8 of those lost
-# or drawn pair games gave 2.5 points instead of 0.5: the pair's defence needs the deeper search.
-LEVELS[3] = dict(LEVELS[0])
-LEVELS[3]["hard"] = LevelSpec(
-    "alphabeta", {"kernel": {"depth": 64, "nodes": 3_000_000}, "depth": 6, "nodes": 6_000},
-    description="alpha-beta in the compiled kernel, within 3,000,000 positions; "
-                "on the plain engine, up to 6 plies within 6,000 positions")
-
