@@ -97,10 +97,12 @@ export function boardClicks(page, { t, lang, canClick, submit, redraw, focusTarg
   }
 
   /**
-   * The board's clicks and keys on a page whose board keeps the focus after a step (lessons,
-   * puzzles): a cell clicked, or Enter/Space on it, is `clickKey`; other keys move between cells.
+   * The board's clicks and keys: a cell clicked, or Enter/Space on it, is `clickKey`; other keys
+   * move between cells. `keepFocus`: the board takes the focus back after a step chosen by key
+   * (lessons, puzzles; the game page decides that when it submits). `keyTaken(event)`: a key the
+   * page uses otherwise (the game page's replay arrows once the game is over).
    */
-  function wireBoard(board) {
+  function wireBoard(board, { keepFocus = true, keyTaken = () => false } = {}) {
     board.addEventListener("click", (event) => {
       const target = event.target.closest("[data-key]");
       if (target) clickKey(target.dataset.key);
@@ -109,9 +111,9 @@ export function boardClicks(page, { t, lang, canClick, submit, redraw, focusTarg
       const target = event.target.closest("[data-key]");
       if (target && (event.key === "Enter" || event.key === " ")) {
         event.preventDefault();
-        page.keepBoardFocus = true;
+        if (keepFocus) page.keepBoardFocus = true;
         clickKey(target.dataset.key);
-      } else {
+      } else if (!keyTaken(event)) {
         handleArrow(board, event);
       }
     });

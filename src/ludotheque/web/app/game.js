@@ -10,7 +10,7 @@
  */
 
 import { api, apiText, ApiError, gamePath, heldSeats, inviteHandoff, migrateLegacyTokens } from "./api.js";
-import { handleArrow, setRovingCell } from "./boardnav.js";
+import { setRovingCell } from "./boardnav.js";
 import { ClockDisplay, deadlineOf, formatDeadline, formatSeconds, timeControlText } from "./clock.js";
 import { Chat } from "./chat.js";
 import { boardClicks, typedMove } from "./boardclicks.js";
@@ -59,7 +59,7 @@ const page = {
   hint: null, // {move, ply}: the hint to highlight on the board
 };
 // The board's clicks (declared before any code can draw the board).
-const { clickKey, fillChoices } = boardClicks(page, {
+const { fillChoices, wireBoard } = boardClicks(page, {
   t, lang, canClick: () => page.replayPly === null && !page.busy, submit: (text) => submitMove(text),
   redraw: () => { renderBoard(); renderChoices(); },
   focusTargets: ["#choices button.choice", "#board .target"],
@@ -686,20 +686,9 @@ function renderInvites(doc) {
 // ---------------------------------------------------------------- actions
 
 function wireControls() {
-  const board = $("#board");
-  board.addEventListener("click", (event) => {
-    const target = event.target.closest("[data-key]");
-    if (target) clickKey(target.dataset.key);
-  });
-  board.addEventListener("keydown", (event) => {
-    const target = event.target.closest("[data-key]");
-    if (target && (event.key === "Enter" || event.key === " ")) {
-      event.preventDefault();
-      clickKey(target.dataset.key);
-    } else if (!(page.doc?.status === "over" && REPLAY_KEYS[event.key])) {
-      handleArrow(board, event); // once the game is over, left and right step the replay instead
-    }
-  });
+  // Once the game is over, left and right step the replay instead of moving between cells.
+  wireBoard($("#board"), { keepFocus: false,
+    keyTaken: (event) => page.doc?.status === "over" && Boolean(REPLAY_KEYS[event.key]) });
   document.addEventListener("keydown", onPageKey);
   $("#move-form").addEventListener("submit", (event) => {
     event.preventDefault();
