@@ -37,4 +37,3 @@ def test_level_specs_and_labels_answer_to_french_names() -> None:
     assert [ai.level_label(name, "fr") for name in ("random", "easy", "medium", "hard")] == [
         "aléatoire", "facile", "moyen", "difficile"]
     assert ai.level_label("difficile", "en") == "hard" and ai.level_label("mcts", "fr") == "mcts"
-

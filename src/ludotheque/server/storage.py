@@ -358,11 +358,8 @@ class Storage:
         self, connection: Connection, game_id: str, old: Snapshot, new: Snapshot, version: int
     ) -> None:
         kept = _common_prefix(old.moves, new.moves)
-        changed_seats = [
-            {"gid": game_id, "number": number, **values}
-            for number in range(len(new.seats))
-            if (values := _seat_values(new, number)) != _seat_values(old, number)
-        ]
+        changed_seats = [{"gid": game_id, "number": number, **values}
+                         for number, values in _changed_seats(old, new).items()]
         if kept < len(old.moves):
             self._execute(connection, "delete_moves", {"gid": game_id, "first": kept})
         if kept < len(new.moves):
@@ -735,6 +732,12 @@ def _deletes_moves(old: Snapshot, new: Snapshot) -> bool:
     return _common_prefix(old.moves, new.moves) < len(old.moves)
 
 
+def _changed_seats(old: Snapshot, new: Snapshot) -> dict[int, dict[str, Any]]:
+    """The stored values of each seat the change from ``old`` to ``new`` changed, by number."""
+    return {number: values for number in range(len(new.seats))
+            if (values := _seat_values(new, number)) != _seat_values(old, number)}
+
+
 def _same_change(stored: Snapshot, new: Snapshot) -> bool:
     """Whether the stored game is ``new`` (a change whose answer was lost with its connection)."""
     return (stored.moves == new.moves and stored.status == new.status
@@ -751,15 +754,14 @@ def _guarded_change(game_id: str, version: int, old: Snapshot, new: Snapshot) ->
     """The statement of :func:`_guarded_change_sql` that stores the change from ``old`` (at
     ``version``) to ``new``, which appends moves and takes none back, and its parameters."""
     kept = _common_prefix(old.moves, new.moves)
-    seats = tuple(number for number in range(len(new.seats))
-                  if _seat_values(new, number) != _seat_values(old, number))
+    seats = _changed_seats(old, new)
     parameters: dict[str, Any] = {"gid": game_id, "expected": version, "version": version + 1,
                                   "played": time.time(), **_game_values(new)}
     for index, ply in enumerate(range(kept, len(new.moves))):
         parameters[f"m{index}_ply"], parameters[f"m{index}_text"] = ply, new.moves[ply]
-    for number in seats:
-        parameters.update({f"s{number}_{name}": value for name, value in _seat_values(new, number).items()})
-    return _guarded_change_sql(len(new.moves) - kept, seats), parameters
+    for number, values in seats.items():
+        parameters.update({f"s{number}_{name}": value for name, value in values.items()})
+    return _guarded_change_sql(len(new.moves) - kept, tuple(seats)), parameters
 
 
 @functools.lru_cache(maxsize=64)
