@@ -157,6 +157,24 @@ def test_views_are_json_with_the_common_fields(played) -> None:  # type: ignore[
         games[0][0][0].view(game.players)
 
 
+def test_a_game_that_hides_nothing_shows_every_reader_the_same_view(played) -> None:  # type: ignore[no-untyped-def]
+    """Nothing hidden: each reader's view is the spectator's with its own ``viewer``, and each move's
+    text reads the same to everyone (the server builds one view per change and shares it)."""
+    game, games = played
+    if game.has_hidden_information:
+        return
+    for states, texts in games[:3]:
+        for state in [*states[::3], states[-1]]:
+            spectator = state.view(None)
+            for viewer in range(game.players):
+                assert state.view(viewer) == {**spectator, "viewer": viewer}
+        for number, text in enumerate(texts):
+            mover = states[number].to_move
+            assert mover is not None
+            for reader in [None, *range(game.players)]:
+                assert game.mask_move_text(text, mover, reader) == text
+
+
 def test_determinize_keeps_the_view(played) -> None:  # type: ignore[no-untyped-def]
     game, games = played
     rng = random.Random(7)

@@ -21,13 +21,16 @@ from .snapshots import GameMeta, Snapshot, can_take_back
 
 
 def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: Instant,
-                  people: Mapping[Player, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+                  people: Mapping[Player, Mapping[str, Any]] | None = None,
+                  view: dict[str, Any] | None = None) -> dict[str, Any]:
     """the design's game document for ``reader`` (a seat, or ``None`` for a spectator); ``people``:
-    what the server knows of each seat's person (player name, rating, the game's rating change)."""
+    what the server knows of each seat's person (player name, rating, the game's rating change);
+    ``view``: ``reader``'s view when the caller has it already (``state.view(reader)`` otherwise)."""
     people = people or {}
     state = snap.state
     to_move = snap.seat_to_move()
     game = meta.game
+    hides = game.has_hidden_information
     return {
         "id": meta.id,
         "game": game.id,
@@ -36,10 +39,12 @@ def game_document(meta: GameMeta, snap: Snapshot, reader: Player | None, now: In
         "to_move": None if snap.status == "over" else state.to_move,
         "status": snap.status,
         "result": snap.result.to_json() if snap.result else None,
-        "moves": [game.mask_move_text(t, m, reader) for t, m in zip(snap.moves, snap.movers, strict=True)],
+        # A game that hides nothing shows every move to everyone as it was written.
+        "moves": [game.mask_move_text(t, m, reader) for t, m in zip(snap.moves, snap.movers, strict=True)]
+        if hides else list(snap.moves),
         # Who made each move: the pages name the mover and group a player's turn by it.
         "movers": list(snap.movers),
-        "view": state.view(reader),
+        "view": state.view(reader) if view is None else view,
         "legal_moves": [str(m) for m in state.legal_moves()]
         if reader is not None and reader == to_move
         else [],

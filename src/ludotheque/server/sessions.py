@@ -58,6 +58,7 @@ class GameSession:
     behind: int = 0
     _texts: dict[Player | None, str] = field(default_factory=dict)
     _texts_of: Snapshot | None = None
+    _spectator_view: tuple[Snapshot, dict[str, Any]] | None = None
 
     def document_text(self, reader: Player | None, now: Instant) -> str:
         """The encoded document for ``reader``; built once per change and audience (the
@@ -65,12 +66,26 @@ class GameSession:
         time of reading."""
         snap = self.snapshot
         if snap.clock is not None and snap.clock.running is not None:
-            return encode(game_document(self.meta, snap, reader, now, self.people))
+            return encode(self._document(reader, now))
         if self._texts_of is not snap:
             self._texts, self._texts_of = {}, snap
         if reader not in self._texts:
-            self._texts[reader] = encode(game_document(self.meta, snap, reader, now, self.people))
+            self._texts[reader] = encode(self._document(reader, now))
         return self._texts[reader]
+
+    def _document(self, reader: Player | None, now: Instant) -> dict[str, Any]:
+        return game_document(self.meta, self.snapshot, reader, now, self.people, self._view(reader))
+
+    def _view(self, reader: Player | None) -> dict[str, Any]:
+        """``reader``'s view. A game that hides nothing shows every reader the spectator's view
+        but for its ``viewer`` (the conformance suite holds every game to it): that one is built
+        once per change, not once per reader."""
+        snap = self.snapshot
+        if self.meta.game.has_hidden_information:
+            return snap.state.view(reader)
+        if self._spectator_view is None or self._spectator_view[0] is not snap:
+            self._spectator_view = (snap, snap.state.view(None))
+        return {**self._spectator_view[1], "viewer": reader}
 
     def set_people(self, people: dict[Player, dict[str, Any]]) -> None:
         """New facts about the seats' people: documents are built again."""
