@@ -95,13 +95,20 @@ def test_a_locked_database_makes_the_move_wait_on_the_thread_not_on_the_loop(tmp
         waiting = not store.done()
         other.execute("COMMIT")
         await asyncio.wait_for(store, 10)
-        return ticks, waiting
+        # The lock gone, the next move is stored on the loop again (the thread busy meanwhile):
+        # the refused attempt left the loop's connection in no transaction of its own.
+        started = occupy(storage, BUSY_S)
+        await asyncio.get_running_loop().run_in_executor(None, started.wait)
+        began = time.perf_counter()
+        await storage.store_change("g1", moved, after, 3)
+        return ticks, waiting and time.perf_counter() - began < BUSY_S / 2
 
+    after = next_move(moved)
     try:
         ticks, waiting = run_async(scenario())
         assert ticks == 10 and waiting
         loaded = storage.load_versioned("g1")
-        assert loaded is not None and loaded[1].moves == moved.moves and loaded[2] == 2
+        assert loaded is not None and loaded[1].moves == after.moves and loaded[2] == 3
     finally:
         other.close()
         storage.close()

@@ -44,6 +44,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from ..core.contract import Player
+from .accounts import is_api_token
 from .errors import ApiError, quoted
 from .schemas import natural_number
 from .sessions import TOKEN_REQUIRED, GameSession
@@ -114,14 +115,21 @@ class Credentials:
     barred: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, connection: HTTPConnection, token: str | None = None) -> Credentials:
-        """Read a request (``token``: the WebSocket's ``?token=``; HTTP reads the header)."""
+    def of(cls, connection: HTTPConnection, token: str | None = None, *, account: str | None = None,
+           barred: frozenset[str] = frozenset()) -> Credentials:
+        """Read a request (``token``: the WebSocket's ``?token=``; HTTP reads the header), with its
+        person's ``account`` and the ``barred`` accounts. A personal API token names a person
+        (``account``), never a seat: it is no seat token."""
         explicit = token if token else bearer_token(connection)
-        return cls(explicit, seats_in_cookies(connection.cookies), seat_choice(connection))
+        if explicit is not None and is_api_token(explicit):
+            explicit = None
+        return cls(explicit, seats_in_cookies(connection.cookies), seat_choice(connection), account, barred)
 
 
 def seat_choice(connection: HTTPConnection) -> Player | None:
     """``?seat=<n>``; 400 when it is not a seat number."""
+    if not connection.scope.get("query_string"):  # most requests: no query to parse
+        return None
     text = connection.query_params.get("seat")
     if text is None:
         return None

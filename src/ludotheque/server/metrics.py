@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import glob
 import logging
 import os
@@ -138,6 +139,14 @@ def prepare_multiprocess(folder: str | None = None) -> str:
     return chosen
 
 
+@functools.cache
+def _child(metric: Any, *values: str) -> Any:
+    """``metric.labels(*values)``, looked up once: ``labels`` checks its values and takes a lock on
+    every call, and a move's request made five such calls. The label values are few (routes'
+    templates, statuses, games), so the children kept are too."""
+    return metric.labels(*values)
+
+
 def started() -> None:
     """This worker's app started (its lifespan): one ``worker`` more in the figures."""
     WORKER_STARTED.labels(WORKER).set(time.time())
@@ -146,13 +155,13 @@ def started() -> None:
 def moves_played(game: str, count: int = 1) -> None:
     """``count`` moves of game ``game`` were stored (a takeback, ``count`` ≤ 0, counts none)."""
     if count > 0:
-        MOVES.labels(WORKER, game).inc(count)
+        _child(MOVES, WORKER, game).inc(count)
 
 
 def connection_held(seconds: float) -> None:
     """A change stored on the event loop's own connection (SQLite, ``Storage.store_change``)
     held it ``seconds``: counted as a storage call's (that connection is never checked in)."""
-    DB_CONNECTION_SECONDS.labels(WORKER).observe(seconds)
+    _child(DB_CONNECTION_SECONDS, WORKER).observe(seconds)
 
 
 def bot_thought(level: str, seconds: float) -> None:
@@ -361,7 +370,7 @@ class Observe:
                 message = {**message, "headers": [*message.get("headers", []), header]}
             await send(message)
 
-        in_progress = IN_PROGRESS.labels(WORKER)
+        in_progress = _child(IN_PROGRESS, WORKER)
         in_progress.inc()
         try:
             await self.app(scope, receive, sending)
@@ -370,8 +379,8 @@ class Observe:
             elapsed = time.perf_counter() - started
             method = str(scope.get("method", ""))
             route = context["route"] = route_label(scope)
-            REQUESTS.labels(WORKER, method, route, str(status)).inc()
-            REQUEST_SECONDS.labels(WORKER, method, route).observe(elapsed)
+            _child(REQUESTS, WORKER, method, route, str(status)).inc()
+            _child(REQUEST_SECONDS, WORKER, method, route).observe(elapsed)
             level = logging.DEBUG if route in QUIET_ROUTES and status < 500 else logging.INFO
             if access_log.isEnabledFor(level):
                 access_log.log(level, "%s %s %s", method, route, status,

@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
 from limits import RateLimitItem, parse_many
@@ -51,6 +50,8 @@ CREDENTIALS_ENDED = "credentials_ended"
 ENDED_CLOSE = 4401
 # The sanctions under which an account neither signs in nor plays.
 BARRED = ("close", "suspend")
+# No account barred: the usual answer, shared.
+NOBODY: frozenset[str] = frozenset()
 Announce = Callable[[dict[str, Any]], Awaitable[None]]
 
 P = ParamSpec("P")
@@ -150,8 +151,11 @@ class People:
 
     async def barred(self) -> frozenset[str]:
         """The accounts that may neither sign in nor play now (suspended or closed)."""
+        sanctions = await self.sanctions()
+        if not sanctions:  # nearly always: every request asks
+            return NOBODY
         now = time.time()
-        return frozenset(account for account, kinds in (await self.sanctions()).items()
+        return frozenset(account for account, kinds in sanctions.items()
                          if any(kinds[kind].in_force(now) for kind in BARRED if kind in kinds))
 
     async def check_not_barred(self, account_id: str) -> None:
@@ -211,10 +215,9 @@ class People:
                                   ) -> tuple[Credentials, str | None]:
         """:meth:`credentials`, and the credential that named its person (see :meth:`resolve`)."""
         account, key = await self.resolve(connection, token)
-        base = Credentials.of(connection, token or None)
-        if base.token is not None and is_api_token(base.token):
-            base = replace(base, token=None)
-        return replace(base, account=account.id if account else None, barred=await self.barred()), key
+        credentials = Credentials.of(connection, token or None, account=account.id if account else None,
+                                     barred=await self.barred())
+        return credentials, key
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """An accounts' call (``self.accounts``) on the database threads."""

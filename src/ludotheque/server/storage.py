@@ -173,10 +173,15 @@ class Storage:
             connection.exec_driver_sql("PRAGMA wal_autocheckpoint = 0")  # the thread checkpoints
             connection.commit()
         started = time.perf_counter()
+        # The transaction is the driver's own (sqlite3 begins it at the first write): this
+        # connection serves nothing else, and SQLAlchemy's transaction objects cost more than
+        # the commit itself.
         try:
-            with connection.begin():
-                self._write(connection, game_id, old, new, version)
+            self._write(connection, game_id, old, new, version)
+            self._execute_sql(connection, "COMMIT", {})
         except DBAPIError as error:
+            with contextlib.suppress(self._driver_error):
+                connection.connection.dbapi_connection.rollback()  # type: ignore[union-attr]
             if _is_locked(error):
                 return False
             raise
