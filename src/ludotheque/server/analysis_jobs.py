@@ -11,8 +11,13 @@ are the analysis the command ``ludotheque analyse`` makes of the same record. Th
 behind every bot move (bots first), are shared between the people who asked in turn (round
 robin), and a person may have at most ``AnalysisSettings.per_person`` analyses queued or running
 (``429 rate_limited`` beyond): fifty analyses asked by one person never starve another's bots or
-analyses. A job lives in this process's memory until it is done; a server restarted meanwhile
-starts it again when next asked.
+analyses.
+
+With several workers, each job is made by one of them and every worker answers with it: the
+``analysis_jobs`` table (``analysis_tables``) holds who asked, how far it is and which worker makes
+it, renewed as it goes; the per-person limit counts every worker's jobs. A worker that dies with a
+job loses it when its lease runs out (``LEASE_S``): the next worker asked makes it again. A server
+alone on its database, restarted meanwhile, makes it again at once when next asked.
 
 Views (``?as=``): ``spectator`` (the default: the true states, every secret of the finished game
 revealed), ``players`` (each move judged by what its mover knew) or a seat number (only that
@@ -36,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -52,7 +58,18 @@ from ..analysis import (
     plies_to_analyse,
 )
 from ..core.records import Record
-from .analysis_tables import load_analysis, save_analysis
+from .analysis_tables import (
+    JobLimit,
+    JobRow,
+    claim_job,
+    fail_job,
+    forget_job,
+    job_is_live,
+    load_analysis,
+    load_job,
+    renew_job,
+    save_analysis,
+)
 from .background import Background
 from .bots import BotPool
 from .errors import ApiError, quoted
@@ -69,6 +86,8 @@ ENGINE_ENV = "LUDOTHEQUE_ANALYSIS_ENGINE"
 HINTS_ENV = "LUDOTHEQUE_HINTS"
 # Done jobs remembered in memory (their results are in the database).
 DONE_KEPT = 1000
+# How long a worker holds a job without renewing it; it renews it after each part and every third of it.
+LEASE_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -148,14 +167,20 @@ class AnalysisJob:
 
 
 class AnalysisJobs:
-    """The analyses of this server: stored ones read from the database, running ones in memory."""
+    """The analyses of this server: stored ones read from the database, this worker's running ones
+    in memory, every worker's running ones in the ``analysis_jobs`` table. ``holder``: this
+    worker's name in that table; ``alone``: no other worker shares the database."""
 
     def __init__(self, storage: Storage, bots: BotPool, background: Background,
-                 settings: AnalysisSettings | None = None) -> None:
+                 settings: AnalysisSettings | None = None, *, holder: str | None = None,
+                 alone: bool = True, lease_s: float = LEASE_S) -> None:
         self.storage = storage
         self.bots = bots
         self.background = background
         self.settings = settings or AnalysisSettings()
+        self.holder = holder or secrets.token_hex(6)
+        self.alone = alone
+        self.lease_s = lease_s
         self._jobs: dict[tuple[str, str], AnalysisJob] = {}
 
     async def stored(self, game_id: str, view: str) -> dict[str, Any] | None:
@@ -170,18 +195,33 @@ class AnalysisJobs:
         if job is not None:
             if job.status == "failed":
                 del self._jobs[(game_id, view)]
+                await self.storage.run(forget_job, self.storage.engine, game_id, view)
             return job, False
-        mine = sum(1 for other in self._jobs.values() if other.person == person and other.status in
-                   ("queued", "running"))
-        if mine >= self.settings.per_person:
-            raise ApiError(429, f"you have {mine} analyses queued or running, as many as one person may: "
-                           "ask for more once they are done", "rate_limited", {"Retry-After": "10"})
-        perspective = perspective_of(view)
-        plies = await asyncio.to_thread(plies_to_analyse, record, perspective)
+        row = await self.storage.run(load_job, self.storage.engine, game_id, view)
+        if row is not None and job_is_live(row, self.holder, time.time(), self.alone):
+            return await self._elsewhere(game_id, view, row), False
+        plies = await asyncio.to_thread(plies_to_analyse, record, perspective_of(view))
+        try:
+            claimed_row, claimed = await self.storage.run(
+                claim_job, self.storage.engine, game_id, view, person=person, total=len(plies),
+                holder=self.holder, lease_s=self.lease_s, limit=self.settings.per_person, alone=self.alone)
+        except JobLimit as limit:
+            raise ApiError(429, f"you have {limit.count} analyses queued or running, as many as one "
+                           "person may: ask for more once they are done", "rate_limited",
+                           {"Retry-After": "10"}) from None
+        if not claimed:
+            return await self._elsewhere(game_id, view, claimed_row), False  # made by another worker
         job = AnalysisJob(game_id, view, person, total=len(plies))
         self._jobs[(game_id, view)] = job
         self.background.spawn(self._run(job, record, plies))
         return job, True
+
+    async def _elsewhere(self, game_id: str, view: str, row: JobRow) -> AnalysisJob:
+        """Another worker's job as its row says (a failure is told once, then forgotten)."""
+        if row.status == "failed":
+            await self.storage.run(forget_job, self.storage.engine, game_id, view)
+        return AnalysisJob(game_id, view, row.person, total=row.total, done=row.done, status=row.status,
+                           error=row.error)
 
     def drop(self, game_id: str, view: str) -> None:
         """Forget a done job (its result is no longer stored)."""
@@ -213,9 +253,11 @@ class AnalysisJobs:
             answer: dict[str, Any] = await self.bots.analyse(analyse_part, arguments, owner=job.person,
                                                              started=running)
             job.done += sum(1 for entry in answer["plies"] if entry["analysed"])
+            await self._renew(job)
             return answer
 
         tasks = [asyncio.ensure_future(part(p)) for p in parts_of(plies, self.settings.part_plies)]
+        keeping = asyncio.ensure_future(self._keep(job))
         try:
             answers = await asyncio.gather(*tasks)
             entries = [PlyAnalysis.from_json(entry) for answer in answers for entry in answer["plies"]]
@@ -235,6 +277,23 @@ class AnalysisJobs:
                 task.cancel()
             log.exception("analysis of game %s (%s) failed", job.game_id, job.view)
             job.status, job.error = "failed", f"the analysis failed: {type(error).__name__}"
+            await self.storage.run(fail_job, self.storage.engine, job.game_id, job.view, self.holder,
+                                   job.error)
         finally:
+            keeping.cancel()
             for task in tasks:
                 task.cancel()
+
+    async def _keep(self, job: AnalysisJob) -> None:
+        """Hold ``job`` while a part runs longer than the lease: renewed every third of it."""
+        while True:
+            await asyncio.sleep(self.lease_s / 3)
+            await self._renew(job)
+
+    async def _renew(self, job: AnalysisJob) -> None:
+        """Tell the other workers how far ``job`` is, and hold it longer."""
+        status: Literal["queued", "running"] = "running" if job.status == "running" else "queued"
+        held = await self.storage.run(renew_job, self.storage.engine, job.game_id, job.view, self.holder,
+                                      status=status, done=job.done, lease_s=self.lease_s)
+        if not held:  # its lease ran out unrenewed (a loop stalled that long): another worker makes it too
+            log.warning("analysis of game %s (%s): another worker took it over", job.game_id, job.view)

@@ -62,7 +62,9 @@ def app_jobs(app: FastAPI) -> AnalysisJobs:
     if jobs is None:
         settings = getattr(state, "analysis_settings", None) or AnalysisSettings.from_env()
         hub: Hub = state.hub
-        jobs = AnalysisJobs(hub.storage, hub.bots, hub.background, settings)
+        bus = hub.news.bus
+        jobs = AnalysisJobs(hub.storage, hub.bots, hub.background, settings,
+                            holder=bus.origin if bus is not None else None, alone=bus is None)
         state.analysis_jobs = jobs
     return jobs
 

@@ -4,10 +4,10 @@
 >>> engine = create_engine("sqlite://")
 >>> upgrade(engine)
 >>> sorted(inspect(engine).get_table_names())  # doctest: +NORMALIZE_WHITESPACE
-['accounts', 'alembic_version', 'analyses', 'api_tokens', 'blocks', 'challenges', 'chat', 'chat_mutes',
- 'club_chat', 'club_members', 'clubs', 'follows', 'games', 'hidden_chat', 'hints', 'lesson_progress',
- 'login_sessions', 'moderation_log', 'moves', 'presence', 'puzzle_attempts', 'puzzle_ratings',
- 'puzzle_scores', 'rating_history', 'ratings', 'reports', 'sanctions', 'seats', 'seeks',
+['accounts', 'alembic_version', 'analyses', 'analysis_jobs', 'api_tokens', 'blocks', 'challenges', 'chat',
+ 'chat_mutes', 'club_chat', 'club_members', 'clubs', 'follows', 'games', 'hidden_chat', 'hints',
+ 'lesson_progress', 'login_sessions', 'moderation_log', 'moves', 'presence', 'puzzle_attempts',
+ 'puzzle_ratings', 'puzzle_scores', 'rating_history', 'ratings', 'reports', 'sanctions', 'seats', 'seeks',
  'tournament_entries', 'tournament_pairings', 'tournaments']
 """
 

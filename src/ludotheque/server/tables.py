@@ -4,11 +4,11 @@
 ...     analysis_tables, club_tables, friend_tables, lesson_tables, moderation_tables, puzzle_tables,
 ...     tournament_tables)
 >>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
-['accounts', 'analyses', 'api_tokens', 'blocks', 'challenges', 'chat', 'chat_mutes', 'club_chat',
- 'club_members', 'clubs', 'follows', 'games', 'hidden_chat', 'hints', 'lesson_progress', 'login_sessions',
- 'moderation_log', 'moves', 'presence', 'puzzle_attempts', 'puzzle_ratings', 'puzzle_scores',
- 'rating_history', 'ratings', 'reports', 'sanctions', 'seats', 'seeks', 'tournament_entries',
- 'tournament_pairings', 'tournaments']
+['accounts', 'analyses', 'analysis_jobs', 'api_tokens', 'blocks', 'challenges', 'chat', 'chat_mutes',
+ 'club_chat', 'club_members', 'clubs', 'follows', 'games', 'hidden_chat', 'hints', 'lesson_progress',
+ 'login_sessions', 'moderation_log', 'moves', 'presence', 'puzzle_attempts', 'puzzle_ratings',
+ 'puzzle_scores', 'rating_history', 'ratings', 'reports', 'sanctions', 'seats', 'seeks',
+ 'tournament_entries', 'tournament_pairings', 'tournaments']
 """
 
 from __future__ import annotations
