@@ -1,12 +1,18 @@
 """The proof search of the standard and advanced rules (``solve_proof``) on small games (4 balls a
 player): the values of the finished retrograde analysis, found by the search alone and over an
 analysis stopped part way; no proof through a cycle (a draw is never proven won or lost); its
-resume; its command; and an unfinished analysis as the ``perfect`` level reads it (proven
-entries exact, the rest not known)."""
+resume, in process and after a real kill of its command; its command; and an unfinished analysis as
+the ``perfect`` level reads it (proven entries exact, the rest not known)."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import cast
 
@@ -190,6 +196,30 @@ def test_a_stopped_proof_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert done.value is not None and (done.value.wins, done.value.distance) == (False, 8)
     assert done.value == whole.value and done.nodes < 1.5 * whole.nodes  # little work done twice
     assert ProofSearch(tmp_path, "standard", balls=BALLS).run() == done  # proven: nothing to do
+
+
+def test_the_proof_command_killed_mid_search_resumes_to_the_same_value(tmp_path: Path) -> None:
+    """5 balls a player (the start lost in 10 plies, about 300,000 nodes): killed (SIGKILL) just
+    after its first checkpoint, the command started again goes on from there to the same value."""
+    command = [sys.executable, "-m", "ludotheque", "solve", "pylos", "-v", "standard", "--balls", "5",
+               "--folder", str(tmp_path), "--lang", "en", "--proof", "--checkpoint", "0"]
+    progress = tmp_path / "proof-0-0-0" / "progress.json"
+    running = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                               env={**os.environ, "LANG": "en_US.UTF-8"})
+    def searched() -> bool:  # the file is written whole, then renamed: never read half written
+        return progress.exists() and json.loads(progress.read_text())["nodes"] > 0
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not searched():
+        time.sleep(0.005)
+    running.send_signal(signal.SIGKILL)
+    running.wait()
+    killed = ProofProgress.from_json(json.loads(progress.read_text()))
+    assert not killed.proven and killed.nodes > 0  # killed in the middle, not after the end
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True,
+                           env={**os.environ, "LANG": "en_US.UTF-8"})
+    assert f"resuming: no end within {killed.depth} plies" in again.stdout, again.stdout
+    assert "proven: the first player loses in 10 plies" in again.stdout
 
 
 def test_the_command_says_its_needs_then_the_value(
