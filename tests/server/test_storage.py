@@ -25,7 +25,8 @@ from ludotheque.server.snapshots import (
     resign,
     take_back,
 )
-from ludotheque.server.storage import Storage, restore_values, stored_values
+from ludotheque.server.storage import Storage
+from ludotheque.server.stored_games import restore_values, stored_values
 from ludotheque.server.tables import metadata
 
 

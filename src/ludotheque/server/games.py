@@ -29,7 +29,8 @@ from .news import News
 from .seat_people import SeatPeople
 from .sessions import GameSession
 from .snapshots import GameMeta, Snapshot
-from .storage import Storage, restore_values, stored_values
+from .storage import Storage
+from .stored_games import restore_values, stored_values
 
 Operation = Callable[[Snapshot, Instant], Snapshot]
 Change = Callable[[GameSession, Operation], Awaitable[Snapshot]]
@@ -200,7 +201,7 @@ class Games:
                        values: dict[str, Any] | None = None) -> None:
         """Read the game again if the database has a newer version than ``version`` (``None``:
         read it again in any case: seats or people changed), install and push it. ``values``:
-        what the database holds at ``version`` (``storage.stored_values``), installed without
+        what the database holds at ``version`` (``stored_games.stored_values``), installed without
         reading when this copy is the version just before."""
         async with session.lock:
             if version is not None and session.version >= version:

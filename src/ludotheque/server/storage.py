@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import json
 import logging
 import re
 import threading
@@ -53,14 +51,24 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import StaticPool
 
-from ..core.contract import Result
-from ..core.registry import load as load_game
 from . import metrics, tables
-from .clocks import Clock, ClockSpec, Instant
+from .clocks import Instant
 from .config import is_sqlite
 from .errors import ApiError, is_store_failure, quoted, unavailable
 from .migrate import upgrade
-from .snapshots import GameMeta, Seat, Snapshot, hidden_facts
+from .snapshots import GameMeta, Snapshot
+from .stored_games import (
+    changed_seats,
+    common_prefix,
+    deletes_moves,
+    game_values,
+    guarded_change,
+    lobby_entry,
+    meta_values,
+    restore_rows,
+    same_change,
+    seat_values,
+)
 
 # A change as the hub applies it: the stored snapshot and the instant -> the new snapshot.
 Operation = Callable[[Snapshot, Instant], Snapshot]
@@ -243,10 +251,10 @@ class Storage:
     def insert(self, meta: GameMeta, snap: Snapshot) -> None:
         """Store a new game with its seats."""
         with self.engine.begin() as connection:
-            connection.execute(insert(tables.games).values(**_meta_values(meta), **_game_values(snap)))
+            connection.execute(insert(tables.games).values(**meta_values(meta), **game_values(snap)))
             connection.execute(
                 insert(tables.seats),
-                [{"game_id": meta.id, "seat": n, **_seat_values(snap, n)} for n in range(len(snap.seats))],
+                [{"game_id": meta.id, "seat": n, **seat_values(snap, n)} for n in range(len(snap.seats))],
             )
             _insert_moves(connection, meta.id, snap, 0)
 
@@ -273,7 +281,7 @@ class Storage:
         except ApiError:
             new = old  # perhaps only on this worker's copy: the locked way decides
         sent: Snapshot | None = None
-        if new is not old and not _deletes_moves(old, new):
+        if new is not old and not deletes_moves(old, new):
             connection = self._held_connection()
             try:
                 if self._store_if_unchanged(connection, game_id, version, old, new):
@@ -301,7 +309,7 @@ class Storage:
                     locked = True
                     if sent is not None and stored == version + 1:
                         loaded = _load_on(connection, game_id, old)
-                        if loaded is not None and _same_change(loaded[1], sent):
+                        if loaded is not None and same_change(loaded[1], sent):
                             return old, sent, version + 1
                     return self._change_on(connection, game_id, stored, version, old, operation)
             except DBAPIError as error:
@@ -314,7 +322,7 @@ class Storage:
                             new: Snapshot) -> bool:
         """Store the change from ``old`` to ``new`` in one statement, only if the game is still at
         ``version`` (``False``: it is not, or is gone, and nothing was written)."""
-        sql, parameters = _guarded_change(game_id, version, old, new)
+        sql, parameters = guarded_change(game_id, version, old, new)
         driver = connection.connection.driver_connection
         assert driver is not None
         driver.autocommit = True  # one statement: its own transaction, one round trip
@@ -362,9 +370,9 @@ class Storage:
     def _write(
         self, connection: Connection, game_id: str, old: Snapshot, new: Snapshot, version: int
     ) -> None:
-        kept = _common_prefix(old.moves, new.moves)
-        changed_seats = [{"gid": game_id, "number": number, **values}
-                         for number, values in _changed_seats(old, new).items()]
+        kept = common_prefix(old.moves, new.moves)
+        seats = [{"gid": game_id, "number": number, **values}
+                 for number, values in changed_seats(old, new).items()]
         if kept < len(old.moves):
             self._execute(connection, "delete_moves", {"gid": game_id, "first": kept})
         if kept < len(new.moves):
@@ -373,9 +381,9 @@ class Storage:
                     for ply in range(kept, len(new.moves))]
             # One move (nearly always): a plain execute, cheaper than the drivers' executemany.
             self._execute(connection, "insert_move", rows[0] if len(rows) == 1 else rows)
-        self._execute(connection, "update_game", {"gid": game_id, "version": version, **_game_values(new)})
-        if changed_seats:
-            self._execute(connection, "update_seat", changed_seats)
+        self._execute(connection, "update_game", {"gid": game_id, "version": version, **game_values(new)})
+        if seats:
+            self._execute(connection, "update_seat", seats)
 
     def _execute(self, connection: Connection, name: str,
                  parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Any:
@@ -541,7 +549,7 @@ class Storage:
             seats_of.setdefault(seat["game_id"], []).append(
                 {"seat": seat["seat"], "kind": seat["kind"], "name": seat["name"], "level": seat["level"]}
             )
-        return [_lobby_entry(g, seats_of.get(g["id"], [])) for g in games]
+        return [lobby_entry(g, seats_of.get(g["id"], [])) for g in games]
 
 
 class DatabaseUnavailable(Exception):
@@ -599,7 +607,7 @@ def _load_on(connection: Connection, game_id: str, known: Snapshot | None = None
         .scalars()
         .all()
     )
-    meta, snap = _restore(dict(row), [dict(r) for r in seat_rows], list(texts), known)
+    meta, snap = restore_rows(dict(row), [dict(r) for r in seat_rows], list(texts), known)
     return meta, snap, int(row["version"])
 
 
@@ -655,71 +663,6 @@ def _engine(url: str) -> Engine:
     return engine
 
 
-def stored_values(meta: GameMeta, snap: Snapshot) -> dict[str, Any]:
-    """What the database holds of a game, as JSON values: another worker restores from them
-    (:func:`restore_values`) the snapshot it would read from the database, without reading it.
-    They hold the seats' token and invite hashes, as the database does: for workers only."""
-    return {"row": {**_meta_values(meta), **_game_values(snap)},
-            "seats": [_seat_values(snap, number) for number in range(len(snap.seats))],
-            "moves": list(snap.moves)}
-
-
-def restore_values(values: Mapping[str, Any], known: Snapshot | None = None) -> Snapshot:
-    """The snapshot of :func:`stored_values`; ``known``: an older copy whose moves are not
-    played again."""
-    return _restore(dict(values["row"]), [dict(seat) for seat in values["seats"]], list(values["moves"]),
-                    known)[1]
-
-
-def _meta_values(meta: GameMeta) -> dict[str, Any]:
-    return {
-        "id": meta.id,
-        "game": meta.game.id,
-        "variant": meta.game.variant,
-        "players": meta.game.players,
-        "seed": meta.seed,
-        "rules_version": meta.game.rules_version,
-        "created": meta.created,
-        "rematch_of": meta.rematch_of,
-        "owner": meta.owner or None,
-        "rated": meta.rated,
-        "creator": meta.creator,
-    }
-
-
-def _game_values(snap: Snapshot) -> dict[str, Any]:
-    clock = snap.clock
-    return {
-        "status": snap.status,
-        "result": json.dumps(snap.result.to_json()) if snap.result else None,
-        "clock": json.dumps(clock.spec.to_json()) if clock else None,
-        "clock_running": clock.running if clock else None,
-        "clock_started": clock.started_wall if clock and clock.running is not None else None,
-        "draw_offer": json.dumps(sorted(snap.draw_offer)),
-        "rematch": snap.rematch,
-        "started": snap.started,
-        "ended": snap.ended,
-        "updated": time.time(),
-        "to_move": snap.seat_to_move(),
-        "deadline": clock.started_wall + clock.remaining_ms[clock.running] / 1000
-        if clock and clock.running is not None and snap.status == "playing" else None,
-    }
-
-
-def _seat_values(snap: Snapshot, number: int) -> dict[str, Any]:
-    seat = snap.seats[number]
-    return {
-        "kind": seat.kind,
-        "name": seat.name,
-        "level": seat.level,
-        "token_hash": seat.token_hash,
-        "bot_seed": seat.bot_seed,
-        "invite_hash": seat.invite_hash,
-        "account_id": seat.account,
-        "remaining_ms": snap.clock.remaining_ms[number] if snap.clock else None,
-    }
-
-
 def _insert_moves(connection: Connection, game_id: str, snap: Snapshot, start: int) -> None:
     if start < len(snap.moves):
         played = time.time()
@@ -732,146 +675,3 @@ def _insert_moves(connection: Connection, game_id: str, snap: Snapshot, start: i
         )
 
 
-def _deletes_moves(old: Snapshot, new: Snapshot) -> bool:
-    """Whether the change takes moves back (stored under the row lock, never in one statement)."""
-    return _common_prefix(old.moves, new.moves) < len(old.moves)
-
-
-def _changed_seats(old: Snapshot, new: Snapshot) -> dict[int, dict[str, Any]]:
-    """The stored values of each seat the change from ``old`` to ``new`` changed, by number."""
-    return {number: values for number in range(len(new.seats))
-            if (values := _seat_values(new, number)) != _seat_values(old, number)}
-
-
-def _same_change(stored: Snapshot, new: Snapshot) -> bool:
-    """Whether the stored game is ``new`` (a change whose answer was lost with its connection)."""
-    return (stored.moves == new.moves and stored.status == new.status
-            and all(_seat_values(stored, n) == _seat_values(new, n) for n in range(len(new.seats))))
-
-
-_GAME_COLUMNS = ("status", "result", "clock", "clock_running", "clock_started", "draw_offer", "rematch",
-                 "started", "ended", "updated", "to_move", "version", "deadline")
-_SEAT_COLUMNS = ("kind", "name", "level", "token_hash", "bot_seed", "invite_hash", "account_id",
-                 "remaining_ms")
-
-
-def _guarded_change(game_id: str, version: int, old: Snapshot, new: Snapshot) -> tuple[str, dict[str, Any]]:
-    """The statement of :func:`_guarded_change_sql` that stores the change from ``old`` (at
-    ``version``) to ``new``, which appends moves and takes none back, and its parameters."""
-    kept = _common_prefix(old.moves, new.moves)
-    seats = _changed_seats(old, new)
-    parameters: dict[str, Any] = {"gid": game_id, "expected": version, "version": version + 1,
-                                  "played": time.time(), **_game_values(new)}
-    for index, ply in enumerate(range(kept, len(new.moves))):
-        parameters[f"m{index}_ply"], parameters[f"m{index}_text"] = ply, new.moves[ply]
-    for number, values in seats.items():
-        parameters.update({f"s{number}_{name}": value for name, value in values.items()})
-    return _guarded_change_sql(len(new.moves) - kept, tuple(seats)), parameters
-
-
-@functools.lru_cache(maxsize=64)
-def _guarded_change_sql(moves: int, seats: tuple[int, ...]) -> str:
-    """PostgreSQL: one statement that updates the game only if it is still at ``%(expected)s``,
-    and, only then, appends ``moves`` moves and updates the ``seats`` that changed; its one row
-    counts the games changed (0 or 1). Autocommitted, it is atomic: a change of another worker
-    made meanwhile (under the row lock) makes it change nothing.
-
-    >>> print(_guarded_change_sql(1, ()).split(" SET ")[0])
-    WITH game AS (UPDATE games
-    """
-    assignments = ", ".join(f"{column} = %({column})s" for column in _GAME_COLUMNS)
-    parts = [f"WITH game AS (UPDATE games SET {assignments}, bot_lease = NULL "
-             "WHERE id = %(gid)s AND version = %(expected)s RETURNING id)"]
-    if moves:
-        rows = ", ".join(f"(%(m{i}_ply)s::integer, %(m{i}_text)s::text, %(played)s::double precision)"
-                         for i in range(moves))
-        parts.append(", moved AS (INSERT INTO moves (game_id, ply, text, played) SELECT game.id, m.ply, "
-                     f"m.text, m.played FROM game, (VALUES {rows}) AS m(ply, text, played))")
-    for n in seats:
-        values = ", ".join(f"{column} = %(s{n}_{column})s" for column in _SEAT_COLUMNS)
-        parts.append(f", seat{n} AS (UPDATE seats SET {values} "
-                     f"WHERE game_id = %(gid)s AND seat = {n} AND EXISTS (SELECT 1 FROM game))")
-    parts.append(" SELECT count(*) FROM game")
-    return "".join(parts)
-
-
-def _common_prefix(old: tuple[str, ...], new: tuple[str, ...]) -> int:
-    kept = 0
-    for before, after in zip(old, new, strict=False):
-        if before != after:
-            break
-        kept += 1
-    return kept
-
-
-def _restore(
-    row: dict[str, Any], seat_rows: list[dict[str, Any]], texts: list[str], known: Snapshot | None = None
-) -> tuple[GameMeta, Snapshot]:
-    game = load_game(row["game"], variant=row["variant"], players=row["players"])
-    meta = GameMeta(row["id"], game, row["seed"], row["created"], row["rematch_of"], row["owner"] or "",
-                    bool(row["rated"]), row["creator"])
-    start = state = game.new_state(seed=row["seed"])
-    movers: list[int] = []
-    hidden = [hidden_facts(start)]
-    done = 0
-    if known is not None and tuple(texts[: len(known.moves)]) == known.moves:
-        # The copy in memory is this game's older state: play only the moves it lacks.
-        start, state, done = known.start, known.state, len(known.moves)
-        movers, hidden = list(known.movers), list(known.hidden)
-    for move in texts[done:]:
-        assert state.to_move is not None, f"game {row['id']}: a move was stored after the end"
-        movers.append(state.to_move)
-        state = state.play(move)
-        hidden.append(hidden_facts(state))
-    seats = tuple(
-        Seat(r["kind"], r["name"], r["level"], r["token_hash"], r["bot_seed"], r["invite_hash"],
-             r["account_id"])
-        for r in seat_rows
-    )
-    snap = Snapshot(
-        seats=seats,
-        start=start,
-        state=state,
-        moves=tuple(texts),
-        movers=tuple(movers),
-        status=row["status"],
-        result=Result.from_json(json.loads(row["result"])) if row["result"] else None,
-        clock=_restore_clock(row, seat_rows),
-        hidden=tuple(hidden),
-        draw_offer=frozenset(json.loads(row["draw_offer"])),
-        rematch=row["rematch"],
-        started=row["started"],
-        ended=row["ended"],
-    )
-    return meta, snap
-
-
-def _restore_clock(row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> Clock | None:
-    if row["clock"] is None:
-        return None
-    clock = Clock(ClockSpec.from_json(json.loads(row["clock"])), tuple(r["remaining_ms"] for r in seat_rows))
-    if row["clock_running"] is None:
-        return clock
-    # The turn started before the restart: its monotonic start lies in this process's past.
-    now = Instant.now()
-    started = row["clock_started"]
-    return Clock(clock.spec, clock.remaining_ms, row["clock_running"], now.mono_of(started), started)
-
-
-def _lobby_entry(row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "game": row["game"],
-        "variant": row["variant"],
-        "players": row["players"],
-        "status": row["status"],
-        "result": json.loads(row["result"]) if row["result"] else None,
-        "clock": json.loads(row["clock"]) if row["clock"] else None,
-        "seats": seats,
-        "rated": bool(row["rated"]),
-        # The creator's account id: the routes replace it by their name and rating.
-        "creator": row["creator"],
-        "created": row["created"],
-        "started": row["started"],
-        "ended": row["ended"],
-    }
