@@ -16,7 +16,7 @@ from sqlalchemy import update
 
 from ludotheque.server import arena as arena_rules
 from ludotheque.server import tournament_tables as t
-from ludotheque.server.tournaments import entry_allowed
+from ludotheque.server.tournament_store import entry_allowed
 
 from .helpers import Person, eventually, game_ended, sweep
 

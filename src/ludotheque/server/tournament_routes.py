@@ -23,16 +23,14 @@ from .hub import game_of
 from .openapi import request_body
 from .routes import guard_origin, hub_of, read_json
 from .schemas import ClockBody, EmptyBody, Strict, allowed_clock, validate
+from .tournament_store import LIST_LIMIT, MAX_LIST_LIMIT, NewTournament
 from .tournaments import (
     DEFAULT_ENTRIES,
-    LIST_LIMIT,
     MAX_DURATION,
     MAX_ENTRIES,
-    MAX_LIST_LIMIT,
     MAX_ROUNDS,
     STATUSES,
     SYSTEMS,
-    NewTournament,
     Tournaments,
     running,
 )
