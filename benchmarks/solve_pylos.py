@@ -17,6 +17,9 @@ Usage: ``python benchmarks/solve_pylos.py [--folder DIR] [--speed] [--lookups N]
 - ``--games N``: where the start is solved, N games of ``perfect`` (the second player, who wins)
   against each of ``--opponents`` (``hard`` and ``uct100k``): ``perfect`` must win them all, in the
   table's plies.
+- ``--drawn-games N`` with ``--check-variant standard`` (or ``advanced``): N games of ``perfect``
+  against the first of ``--opponents`` from positions that rule set's tables say are drawn (the
+  start, then a few random moves from it), ``perfect`` first or second in turn: it must lose none.
 - ``--cycles B``: the standard and advanced rules with B balls a player (5 by default in the
   figures of docs/solving.md): the retrograde analysis's time and passes, and the proof search of
   the start's nodes and time, alone and over the finished analysis (``solve_proof``).
@@ -195,6 +198,46 @@ def check_variant(variant: str, count: int, reserve_left: int, seed: int = 7) ->
             "seconds": round(time.perf_counter() - began, 1)}
 
 
+def drawn_games(variant: str, count: int, opponent: str, seed: int = 11, most_plies: int = 300
+                ) -> dict[str, Any]:
+    """``count`` games of ``perfect`` against ``opponent`` from positions ``variant``'s tables say
+    are drawn (reached by a few random moves from the start, the start itself first), ``perfect``
+    to move in even games and second in odd ones: a draw must never be lost. A game still going
+    after ``most_plies`` plies counts as unfinished."""
+    game = ludotheque.load("pylos", variant=variant)
+    rng = random.Random(seed)
+    outcomes = {"perfect_won": 0, "drawn": 0, "perfect_lost": 0, "unfinished": 0}
+    lengths, lost, began, number = [], [], time.perf_counter(), 0
+    while number < count:
+        state = cast(PylosState, game.new_state())
+        for _ in range(0 if number == 0 else rng.randrange(2, 13)):
+            state = state.play(rng.choice(state.legal_moves()))
+        value = None if state.is_over else position_value(state)
+        if value is None or not value.draw:
+            continue  # another position
+        mover = cast(int, state.to_move)
+        perfect_side = mover if number % 2 == 0 else 1 - mover
+        bots = {perfect_side: ai.bot("perfect", game, seed=number),
+                1 - perfect_side: ai.bot(opponent, game, seed=number)}
+        start, plies = state.to_json(), 0
+        while not state.is_over and plies < most_plies:
+            state = state.play(bots[cast(int, state.to_move)].choose(state))
+            plies += 1
+        winners = state.result().winners if state.is_over else None
+        kind = ("unfinished" if winners is None else "drawn" if not winners
+                else "perfect_won" if perfect_side in winners else "perfect_lost")
+        outcomes[kind] += 1
+        lengths.append(plies)
+        if kind == "perfect_lost":
+            lost.append(start)
+        print(f"{variant} drawn game {number + 1}: {kind} in {plies} plies", file=sys.stderr, flush=True)
+        number += 1
+    played = sum(outcomes.values())
+    return {"variant": variant, "opponent": opponent, "games": played, **outcomes,
+            "plies_median": statistics.median(lengths) if lengths else None,
+            "lost_from": lost[:3], "seconds": round(time.perf_counter() - began, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folder", type=Path, default=tables_dir())
@@ -207,6 +250,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--opponents", default="hard,uct100k", help="--games: bots, comma-separated")
     parser.add_argument("--cycles", type=int, default=0, help="balls a player of the small games")
+    parser.add_argument("--drawn-games", type=int, default=0,
+                        help="with --check-variant: games of perfect from drawn positions (never lost)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     table = KidsTable(args.folder)
@@ -219,6 +264,9 @@ def main() -> None:
         results["check"] = check_variant(args.check_variant, args.check, args.reserve)
     elif args.check and table.available:
         results["check"] = check(table, args.check, args.reserve)
+    if args.drawn_games and args.check_variant:
+        opponent = args.opponents.split(",")[0]
+        results["drawn_games"] = drawn_games(args.check_variant, args.drawn_games, opponent)
     if args.games and table.available:
         results["games"] = games(table, args.games, args.opponents.split(","))
     if args.cycles:
