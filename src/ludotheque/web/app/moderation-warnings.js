@@ -12,6 +12,10 @@ import WORDS from "./texts-moderation.json" with { type: "json" };
 
 addWords(WORDS);
 
+// The warnings this page was told are read: an answer of `GET /api/me` sent before that (two
+// calls at once, or one crossing the click) must not show one again.
+const dismissed = new Set();
+
 /** Show the person's unseen warnings (nothing for nobody, or on any failure). */
 export async function showWarnings(lang) {
   let warnings = [];
@@ -26,11 +30,12 @@ export async function showWarnings(lang) {
 /** One warning at the top of the page's main content, until the person says they read it. */
 export function showWarning(warning, lang) {
   const t = translator(lang);
-  if (document.querySelector(`[data-warning="${warning.id}"]`)) return;
+  if (dismissed.has(warning.id) || document.querySelector(`[data-warning="${warning.id}"]`)) return;
   const button = el("button", { type: "button" }, t("moderation.warningSeen"));
   const box = el("div", { class: "moderation-warning", role: "alert", "data-warning": String(warning.id) },
     el("p", {}, t("moderation.warning", { reason: warning.reason })), button);
   button.addEventListener("click", async () => {
+    dismissed.add(warning.id);
     box.remove();
     try {
       if (warning.id !== null && warning.id !== undefined) await api("POST", "/api/me/warnings/seen", { body: { ids: [warning.id] } });
