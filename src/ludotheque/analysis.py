@@ -744,10 +744,10 @@ def chart_svg(analysis: Analysis, lang: str = "en", *, width: int = 640, height:
     desc = _word("desc", lang).format(game=analysis.game, first=_word("first", lang), counts=counts)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" role="img" aria-labelledby="analysis-title analysis-desc" '
+        f'height="{height}" role="img" aria-labelledby="evaluation-chart-title evaluation-chart-desc" '
         'class="analysis-chart">',
-        f'<title id="analysis-title">{escape(_word("title", lang))}</title>',
-        f'<desc id="analysis-desc">{escape(desc)}</desc>',
+        f'<title id="evaluation-chart-title">{escape(_word("title", lang))}</title>',
+        f'<desc id="evaluation-chart-desc">{escape(desc)}</desc>',
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
         f'<line x1="{pad}" y1="{y(0)}" x2="{width - pad}" y2="{y(0)}" stroke="#888888" '
         'stroke-dasharray="4 3"/>',

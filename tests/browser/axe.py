@@ -31,6 +31,14 @@ def describe(found: list[dict[str, Any]]) -> str:
                      for v in found for node in v["nodes"])
 
 
+def duplicate_ids(page: Page) -> list[str]:
+    """The ids that more than one element of the page bears (axe-core no longer reports them,
+    yet a label or ``aria-labelledby`` then names whichever comes first)."""
+    ids: list[str] = page.evaluate("[...document.querySelectorAll('[id]')].map((node) => node.id)")
+    return sorted({name for name in ids if ids.count(name) > 1})
+
+
 def assert_no_violation(page: Page, moment: str) -> None:
     found = violations(page)
     assert found == [], f"axe-core, {moment}:\n{describe(found)}"
+    assert duplicate_ids(page) == [], f"{moment}: ids borne by several elements"

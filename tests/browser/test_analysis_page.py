@@ -74,6 +74,7 @@ def test_the_analysis_page_shows_a_clicked_ply(own_page: Page, own_api: httpx.Cl
     # A point of the chart chooses its ply too.
     page.locator("#analysis-chart [data-ply='1']").click()
     expect(page.locator("#ply-heading")).to_contain_text("Move 2: 1b1")
+    # Also: no id borne twice (the chart's title once bore the page heading's, "analysis-title").
     assert_no_violation(page, "the analysis page with a ply chosen")
     page.goto(f"/games/{game_id}/analysis?lang=fr")
     expect(page.locator("#analysis-title")).to_contain_text("Analyse de la partie")

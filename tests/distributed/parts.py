@@ -9,6 +9,8 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.support.server import ServerProcess, free_port
@@ -69,3 +71,18 @@ class RedisServer:
 def worker(db_url: str, redis_url: str, env: dict[str, str] | None = None) -> ServerProcess:
     """One server worker on its own port, sharing ``db_url`` and ``redis_url`` (not started)."""
     return ServerProcess(db_url, env={"LUDOTHEQUE_REDIS": redis_url, **(env or {})})
+
+
+@contextmanager
+def two_workers(db_url: str, redis_url: str, env: dict[str, str] | None = None
+                ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two started workers of :func:`worker`, stopped on leaving."""
+    first = worker(db_url, redis_url, env).start()
+    try:
+        second = worker(db_url, redis_url, env).start()
+        try:
+            yield first, second
+        finally:
+            second.stop()
+    finally:
+        first.stop()

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.distributed.parts import RedisServer, worker
+from tests.distributed.parts import RedisServer, two_workers
 from tests.support.server import ServerProcess
 
 # One analysis at a time per person, on the plain engine (no kernel to compile in the pool).
@@ -24,13 +24,8 @@ WAIT_S = 120.0
 
 @pytest.fixture(scope="module")
 def pair(postgres_db: str, redis_server: RedisServer) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    first = worker(postgres_db, redis_server.url, ANALYSES).start()
-    second = worker(postgres_db, redis_server.url, ANALYSES).start()
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
+    with two_workers(postgres_db, redis_server.url, ANALYSES) as workers:
+        yield workers
 
 
 def finished_game(server: ServerProcess, moves: list[str]) -> str:

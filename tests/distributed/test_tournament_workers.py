@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.distributed.parts import RedisServer, worker
+from tests.distributed.parts import RedisServer, two_workers
 from tests.support.server import ServerProcess
 from tests.tournaments.helpers import Person, eventually
 
@@ -28,14 +28,8 @@ ARENA = {"system": "arena", "game": "pylos", "duration": 10, "clock": {"type": "
 
 @pytest.fixture(scope="module")
 def pair(postgres_db: str, redis_server: RedisServer) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    env = {"LUDOTHEQUE_ACCOUNT_LIMIT": "none"}
-    first = worker(postgres_db, redis_server.url, env).start()
-    second = worker(postgres_db, redis_server.url, env).start()
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
+    with two_workers(postgres_db, redis_server.url, {"LUDOTHEQUE_ACCOUNT_LIMIT": "none"}) as workers:
+        yield workers
 
 
 def resign(http: httpx.Client, game_id: str, people: dict[str, Person]) -> None:

@@ -24,7 +24,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.distributed.parts import RedisServer, worker
+from tests.distributed.parts import RedisServer, two_workers, worker
 from tests.support import run_async
 from tests.support.server import ServerProcess
 
@@ -35,13 +35,8 @@ SHORT_CLOCKS = {"LUDOTHEQUE_MIN_CLOCK_MINUTES": "0.01"}
 
 @pytest.fixture(scope="module")
 def pair(postgres_db: str, redis_server: RedisServer) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    first = worker(postgres_db, redis_server.url, SHORT_CLOCKS).start()
-    second = worker(postgres_db, redis_server.url, SHORT_CLOCKS).start()
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
+    with two_workers(postgres_db, redis_server.url, SHORT_CLOCKS) as workers:
+        yield workers
 
 
 def bearer(token: str) -> dict[str, str]:
