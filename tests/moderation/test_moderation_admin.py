@@ -49,3 +49,24 @@ def test_the_moderation_page_lists_and_acts_through_the_moderation_functions(peo
     audit = client.get("/admin/audit-entry/list", headers=mod)
     assert audit.status_code == 200 and "spam" in audit.text
     assert client.get("/admin/audit-entry/list", headers=people.as_("Ada")).status_code == 403
+
+
+def test_the_moderation_lists_speak_french_or_english_as_the_site_does(people: People) -> None:
+    client = people.client
+    mod = people.as_("Mod")
+    client.post("/api/reports", json={"player": "Bob", "reason": "rude in chat"}, headers=people.as_("Ada"))
+    client.cookies.clear()
+    english = client.get("/admin/report/list", headers=mod).text  # English unless asked
+    for words in ("Reports", "Search", "Reported player", "Reported by", "Reason", "Audit log"):
+        assert words in english, words
+    assert "Signalements" not in english
+    # The site's own language cookie is read...
+    with_cookie = client.get("/admin/player/list", headers={"Cookie": f"{mod['Cookie']}; lang=fr"}).text
+    assert "Joueurs" in with_cookie and "Players" not in with_cookie
+    # ... and ?lang=: sqladmin's words (it ships no French: this site's web/moderation/fr.po) and
+    # the names of this site's lists, columns and action.
+    french = client.get("/admin/report/list?lang=fr", headers=mod).text
+    for words in ("Signalements", "Rechercher", "Joueur signalé", "Signalé par", "Motif",
+                  "Journal de modération", "Ouvrir la fiche du joueur", "Ludothèque · modération"):
+        assert words in french, words
+    assert "Reported by" not in french and "Search" not in french

@@ -9,22 +9,32 @@ from ``/admin/statics`` (no CDN); its one inline script (the flash messages) is 
 template without it (``web/moderation/sqladmin/flash.html``), so the site's CSP holds there too,
 but for ``data:`` images (Tabler's select arrows) as on ``/api/docs``.
 The tables are SQLAlchemy Core: they are mapped here, imperatively, on classes of their own.
+French or English as the rest of the site (``?lang=``, the ``lang`` cookie, the browser's
+language): sqladmin translates its pages with Babel but ships no French catalog, so this site's
+(``web/moderation/fr.po``: sqladmin's words and the names of these lists and columns) is added
+to the locales it knows (:func:`add_french`).
 """
 
 from __future__ import annotations
 
 import html
+import io
 import json
 import time
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlencode
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
 from fastapi import FastAPI
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqladmin import Admin, BaseView, ModelView, action, expose
+from sqladmin import i18n as admin_i18n
 from sqladmin.authentication import AuthenticationBackend
 from sqladmin.filters import StaticValuesFilter
+from sqladmin.i18n import I18nConfig
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, registry, sessionmaker
 from starlette.requests import Request
@@ -41,6 +51,7 @@ ADMIN_PATH = "/admin"
 TEMPLATES = Path(__file__).resolve().parent.parent / "web" / "moderation"
 WORDS = Path(__file__).resolve().parent.parent / "web" / "app" / "texts-moderation.json"
 LANGUAGES = ("fr", "en")
+FRENCH = TEMPLATES / "fr.po"
 _mapped = registry()
 
 
@@ -58,6 +69,32 @@ class SanctionRow:
 
 class AuditEntry:
     """A row of ``moderation_log``."""
+
+
+class Word(str):
+    """A name of these pages (a list, a column, an action), in English where it is compared or
+    hashed (sqladmin keys its columns by their labels), in the request's language where a page
+    shows it (Jinja calls ``__html__``)."""
+
+    def __html__(self) -> str:
+        return str(escape(admin_i18n.gettext(str(self))))
+
+
+_ = Word
+
+
+def add_french() -> None:
+    """Give sqladmin the French of ``web/moderation/fr.po`` (once): it reads the locales it knows
+    from ``SUPPORTED_LOCALES`` and their catalogs from ``translations`` at every request."""
+    if "fr" in admin_i18n.SUPPORTED_LOCALES:
+        return
+    with FRENCH.open("rb") as source:
+        catalog = read_po(source, locale="fr")
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    admin_i18n.translations["fr"] = Translations(compiled, domain="admin")
+    admin_i18n.SUPPORTED_LOCALES.append("fr")
 
 
 _mapped.map_imperatively(Report, moderation_tables.reports)
@@ -79,6 +116,18 @@ def _at(model: Any, attribute: str) -> str:
     return when(getattr(model, attribute))
 
 
+# Every column's name as the lists show it (translated: web/moderation/fr.po).
+COLUMN_LABELS: dict[str, Any] = {
+    "id": "#", "status": _("Status"), "player_name": _("Reported player"), "reporter_name": _("Reported by"),
+    "reason": _("Reason"), "chat_text": _("Chat line"), "chat_line": _("Chat line id"), "game_id": _("Game"),
+    "created": _("Created"), "handled_by": _("Handled by"), "handled": _("Handled"), "name": _("Name"),
+    "is_guest": _("Guest"), "moderator": _("Moderator"), "kind": _("Kind"), "account_id": _("Account"),
+    "until": _("Until"), "lifted": _("Lifted"), "seen": _("Seen"), "at": _("At"), "action": _("Action"),
+    "target": _("Target"), "detail": _("Detail"), "moderator_id": _("Moderator id"),
+    "target_id": _("Target id"),
+}
+
+
 class ReadOnly(ModelView):
     """A list with details and search, nothing edited, created, deleted or exported here."""
 
@@ -87,24 +136,30 @@ class ReadOnly(ModelView):
     can_delete = False
     can_export = False
     page_size = 25
+    column_labels: ClassVar[dict[Any, Any]] = COLUMN_LABELS
+
+    def search_placeholder(self) -> str:
+        """The searched columns' names, in the request's language (sqladmin joins its labels)."""
+        return ", ".join(admin_i18n.gettext(str(label)) for label in super().search_placeholder().split(", "))
 
 
-STATUSES = [(OPEN, OPEN), (HANDLED, HANDLED)]
+STATUSES: list[tuple[str, str]] = [(OPEN, Word(OPEN)), (HANDLED, Word(HANDLED))]
 
 
 class Reports(ReadOnly, model=Report):
-    name, name_plural, icon = "Report", "Reports", "fa-solid fa-flag"
+    name, name_plural, icon = _("Report"), _("Reports"), "fa-solid fa-flag"
     column_list: ClassVar[list[Any]] = ["id", "status", "player_name", "reporter_name", "reason", "chat_text",
                                         "game_id", "created"]
     column_details_list: ClassVar[list[Any]] = [*column_list, "chat_line", "handled_by", "handled"]
     column_searchable_list: ClassVar[list[Any]] = ["player_name", "reporter_name", "reason"]
     column_default_sort: ClassVar[list[Any]] = [("id", True)]
-    column_filters: ClassVar[list[Any]] = [StaticValuesFilter("status", STATUSES)]
+    column_filters: ClassVar[list[Any]] = [StaticValuesFilter("status", STATUSES, title=Word("Status"))]
     column_formatters: ClassVar[dict[Any, Any]] = {
-        "player_name": lambda model, _: _player_link(model.player_name), "created": _at}
+        "player_name": lambda model, _: _player_link(model.player_name), "created": _at,
+        "status": lambda model, _: Word(model.status)}
     column_formatters_detail: ClassVar[dict[Any, Any]] = {**column_formatters, "handled": _at}
 
-    @action("open-player", label="Open the player's file", add_in_list=True, add_in_detail=True)
+    @action("open-player", label=_("Open the player's file"), add_in_list=True, add_in_detail=True)
     async def open_player(self, request: Request) -> Response:
         """To the reported player's file, where the report is handled (a form: a POST)."""
         first = (request.query_params.get("pks") or "").split(",")[0]
@@ -112,7 +167,7 @@ class Reports(ReadOnly, model=Report):
 
 
 class Players(ReadOnly, model=Player):
-    name, name_plural, icon = "Player", "Players", "fa-solid fa-user"
+    name, name_plural, icon = _("Player"), _("Players"), "fa-solid fa-user"
     column_list: ClassVar[list[Any]] = ["name", "is_guest", "moderator", "created"]
     column_details_list: ClassVar[list[Any]] = column_list
     column_searchable_list: ClassVar[list[Any]] = ["name"]
@@ -122,7 +177,7 @@ class Players(ReadOnly, model=Player):
 
 
 class Sanctions(ReadOnly, model=SanctionRow):
-    name, name_plural, icon = "Sanction", "Sanctions", "fa-solid fa-gavel"
+    name, name_plural, icon = _("Sanction"), _("Sanctions"), "fa-solid fa-gavel"
     column_list: ClassVar[list[Any]] = ["id", "kind", "account_id", "reason", "moderator", "created", "until",
                                         "lifted"]
     column_details_list: ClassVar[list[Any]] = [*column_list, "seen"]
@@ -132,7 +187,7 @@ class Sanctions(ReadOnly, model=SanctionRow):
 
 
 class AuditLog(ReadOnly, model=AuditEntry):
-    name, name_plural, icon = "Audit entry", "Audit log", "fa-solid fa-list"
+    name, name_plural, icon = _("Audit entry"), _("Audit log"), "fa-solid fa-list"
     column_list: ClassVar[list[Any]] = ["id", "at", "moderator", "action", "target", "reason", "detail"]
     column_details_list: ClassVar[list[Any]] = [*column_list, "moderator_id", "target_id"]
     column_searchable_list: ClassVar[list[Any]] = ["moderator", "target", "action"]
@@ -202,7 +257,7 @@ def refusal(lang: str) -> HTMLResponse:
 class PlayerFile(BaseView):
     """A player's file and the forms of the actions on them."""
 
-    name = "Player's file"
+    name = Word("Player's file")
     icon = "fa-solid fa-user-shield"
     identity = "file"
     main: FastAPI  # the site's app (its state holds the moderation), set on each app's subclass
@@ -282,9 +337,11 @@ class PlayerFile(BaseView):
 
 def mount_admin(app: FastAPI) -> Admin:
     """The moderation page on ``/admin``; :func:`bind_admin` gives it the database once open."""
+    add_french()
     admin = Admin(app, session_maker=sessionmaker(class_=Session), base_url=ADMIN_PATH,
-                  title="Ludothèque · moderation", templates_dir=str(TEMPLATES),
-                  authentication_backend=ModeratorsOnly(app))
+                  title=_("Ludothèque · moderation"), templates_dir=str(TEMPLATES),
+                  authentication_backend=ModeratorsOnly(app),
+                  i18n_config=I18nConfig(default_locale="en", language_cookie_name="lang"))
     # sqladmin keeps its database and templates on the view classes: each app gets subclasses of
     # its own (tests run several apps in one process).
     for view in (Reports, Players, Sanctions, AuditLog):
