@@ -80,8 +80,6 @@ class Word(str):
         return str(escape(admin_i18n.gettext(str(self))))
 
 
-_ = Word
-
 
 def add_french() -> None:
     """Give sqladmin the French of ``web/moderation/fr.po`` (once): it reads the locales it knows
@@ -118,13 +116,14 @@ def _at(model: Any, attribute: str) -> str:
 
 # Every column's name as the lists show it (translated: web/moderation/fr.po).
 COLUMN_LABELS: dict[str, Any] = {
-    "id": "#", "status": _("Status"), "player_name": _("Reported player"), "reporter_name": _("Reported by"),
-    "reason": _("Reason"), "chat_text": _("Chat line"), "chat_line": _("Chat line id"), "game_id": _("Game"),
-    "created": _("Created"), "handled_by": _("Handled by"), "handled": _("Handled"), "name": _("Name"),
-    "is_guest": _("Guest"), "moderator": _("Moderator"), "kind": _("Kind"), "account_id": _("Account"),
-    "until": _("Until"), "lifted": _("Lifted"), "seen": _("Seen"), "at": _("At"), "action": _("Action"),
-    "target": _("Target"), "detail": _("Detail"), "moderator_id": _("Moderator id"),
-    "target_id": _("Target id"),
+    "id": "#", "status": Word("Status"), "player_name": Word("Reported player"),
+    "reporter_name": Word("Reported by"), "reason": Word("Reason"), "chat_text": Word("Chat line"),
+    "chat_line": Word("Chat line id"), "game_id": Word("Game"), "created": Word("Created"),
+    "handled_by": Word("Handled by"), "handled": Word("Handled"), "name": Word("Name"),
+    "is_guest": Word("Guest"), "moderator": Word("Moderator"), "kind": Word("Kind"),
+    "account_id": Word("Account"), "until": Word("Until"), "lifted": Word("Lifted"), "seen": Word("Seen"),
+    "at": Word("At"), "action": Word("Action"), "target": Word("Target"), "detail": Word("Detail"),
+    "moderator_id": Word("Moderator id"), "target_id": Word("Target id"),
 }
 
 
@@ -147,7 +146,7 @@ STATUSES: list[tuple[str, str]] = [(OPEN, Word(OPEN)), (HANDLED, Word(HANDLED))]
 
 
 class Reports(ReadOnly, model=Report):
-    name, name_plural, icon = _("Report"), _("Reports"), "fa-solid fa-flag"
+    name, name_plural, icon = Word("Report"), Word("Reports"), "fa-solid fa-flag"
     column_list: ClassVar[list[Any]] = ["id", "status", "player_name", "reporter_name", "reason", "chat_text",
                                         "game_id", "created"]
     column_details_list: ClassVar[list[Any]] = [*column_list, "chat_line", "handled_by", "handled"]
@@ -159,7 +158,7 @@ class Reports(ReadOnly, model=Report):
         "status": lambda model, _: Word(model.status)}
     column_formatters_detail: ClassVar[dict[Any, Any]] = {**column_formatters, "handled": _at}
 
-    @action("open-player", label=_("Open the player's file"), add_in_list=True, add_in_detail=True)
+    @action("open-player", label=Word("Open the player's file"), add_in_list=True, add_in_detail=True)
     async def open_player(self, request: Request) -> Response:
         """To the reported player's file, where the report is handled (a form: a POST)."""
         first = (request.query_params.get("pks") or "").split(",")[0]
@@ -167,7 +166,7 @@ class Reports(ReadOnly, model=Report):
 
 
 class Players(ReadOnly, model=Player):
-    name, name_plural, icon = _("Player"), _("Players"), "fa-solid fa-user"
+    name, name_plural, icon = Word("Player"), Word("Players"), "fa-solid fa-user"
     column_list: ClassVar[list[Any]] = ["name", "is_guest", "moderator", "created"]
     column_details_list: ClassVar[list[Any]] = column_list
     column_searchable_list: ClassVar[list[Any]] = ["name"]
@@ -177,7 +176,7 @@ class Players(ReadOnly, model=Player):
 
 
 class Sanctions(ReadOnly, model=SanctionRow):
-    name, name_plural, icon = _("Sanction"), _("Sanctions"), "fa-solid fa-gavel"
+    name, name_plural, icon = Word("Sanction"), Word("Sanctions"), "fa-solid fa-gavel"
     column_list: ClassVar[list[Any]] = ["id", "kind", "account_id", "reason", "moderator", "created", "until",
                                         "lifted"]
     column_details_list: ClassVar[list[Any]] = [*column_list, "seen"]
@@ -187,7 +186,7 @@ class Sanctions(ReadOnly, model=SanctionRow):
 
 
 class AuditLog(ReadOnly, model=AuditEntry):
-    name, name_plural, icon = _("Audit entry"), _("Audit log"), "fa-solid fa-list"
+    name, name_plural, icon = Word("Audit entry"), Word("Audit log"), "fa-solid fa-list"
     column_list: ClassVar[list[Any]] = ["id", "at", "moderator", "action", "target", "reason", "detail"]
     column_details_list: ClassVar[list[Any]] = [*column_list, "moderator_id", "target_id"]
     column_searchable_list: ClassVar[list[Any]] = ["moderator", "target", "action"]
@@ -339,7 +338,7 @@ def mount_admin(app: FastAPI) -> Admin:
     """The moderation page on ``/admin``; :func:`bind_admin` gives it the database once open."""
     add_french()
     admin = Admin(app, session_maker=sessionmaker(class_=Session), base_url=ADMIN_PATH,
-                  title=_("Ludothèque · moderation"), templates_dir=str(TEMPLATES),
+                  title=Word("Ludothèque · moderation"), templates_dir=str(TEMPLATES),
                   authentication_backend=ModeratorsOnly(app),
                   i18n_config=I18nConfig(default_locale="en", language_cookie_name="lang"))
     # sqladmin keeps its database and templates on the view classes: each app gets subclasses of
