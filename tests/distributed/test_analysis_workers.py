@@ -1,7 +1,8 @@
 """An analysis asked on one worker is the same analysis on every other (real processes, one
 PostgreSQL database, one Redis): the worker asked second answers with the first one's job and its
 progress instead of starting another, the per-person limit counts the jobs of every worker, and
-the analysis, once done, reads the same everywhere."""
+the analysis, once done, reads the same everywhere; a worker killed (SIGKILL) with a job loses it
+to the other once its lease runs out."""
 
 from __future__ import annotations
 
@@ -11,12 +12,18 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, select
 
+from ludotheque.server.analysis_tables import analysis_jobs
+from ludotheque.server.config import database_url
 from tests.distributed.parts import RedisServer, two_workers
 from tests.support.server import ServerProcess
 
-# One analysis at a time per person, on the plain engine (no kernel to compile in the pool).
-ANALYSES = {"LUDOTHEQUE_ANALYSIS_LIMIT": "1", "LUDOTHEQUE_ANALYSIS_ENGINE": "plain"}
+# One analysis at a time per person, on the plain engine (no kernel to compile in the pool); a job
+# held 3 s without renewal (the default 30 s would make the takeover slow to watch).
+LEASE_S = 3.0
+ANALYSES = {"LUDOTHEQUE_ANALYSIS_LIMIT": "1", "LUDOTHEQUE_ANALYSIS_ENGINE": "plain",
+            "LUDOTHEQUE_ANALYSIS_LEASE_S": str(LEASE_S)}
 # Twelve placements with no square of one colour: an analysis of a few seconds on the plain engine.
 TWELVE = [f"1{file}{rank}" for rank in "123" for file in "abcd"]
 WAIT_S = 120.0
@@ -78,3 +85,30 @@ def test_an_analysis_asked_on_one_worker_is_the_same_job_on_the_other(
     assert done_on_b["done"] == len(TWELVE)
     # Its job over, the person may ask for the next one, on either worker.
     assert until_done(b, short_game)["done"] == 2
+
+
+def test_a_job_of_a_killed_worker_is_made_by_another_once_its_lease_runs_out(
+        postgres_db: str, redis_server: RedisServer) -> None:
+    with two_workers(postgres_db, redis_server.url, ANALYSES) as (doomed, survivor):
+        game_id = finished_game(survivor, TWELVE)
+        started = analysis(doomed, game_id).json()
+        assert started["status"] in ("queued", "running")
+        dead_holder = holder_of(postgres_db, game_id)
+        doomed.kill()  # mid-analysis: its job's row stays, unrenewed
+        # The survivor answers with the dead worker's job while its lease runs, then takes it over.
+        assert analysis(survivor, game_id).json()["status"] in ("queued", "running")
+        assert holder_of(postgres_db, game_id) == dead_holder
+        done = until_done(survivor, game_id)
+        assert done["done"] == len(TWELVE) and holder_of(postgres_db, game_id) is None  # kept: row gone
+
+
+def holder_of(db_url: str, game_id: str) -> str | None:
+    """Which worker holds the analysis job of ``game_id`` (``None``: no job)."""
+    engine = create_engine(database_url(db_url))
+    try:
+        with engine.connect() as connection:
+            holder = connection.execute(select(analysis_jobs.c.holder).where(
+                analysis_jobs.c.game_id == game_id)).scalar()
+    finally:
+        engine.dispose()
+    return None if holder is None else str(holder)

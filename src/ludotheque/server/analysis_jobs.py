@@ -16,8 +16,9 @@ analyses.
 With several workers, each job is made by one of them and every worker answers with it: the
 ``analysis_jobs`` table (``analysis_tables``) holds who asked, how far it is and which worker makes
 it, renewed as it goes; the per-person limit counts every worker's jobs. A worker that dies with a
-job loses it when its lease runs out (``LEASE_S``): the next worker asked makes it again. A server
-alone on its database, restarted meanwhile, makes it again at once when next asked.
+job loses it when its lease runs out (``AnalysisSettings.lease_s``, ``LUDOTHEQUE_ANALYSIS_LEASE_S``):
+the next worker asked makes it again. A server alone on its database, restarted meanwhile, makes it
+again at once when next asked.
 
 Views (``?as=``): ``spectator`` (the default: the true states, every secret of the finished game
 revealed), ``players`` (each move judged by what its mover knew) or a seat number (only that
@@ -84,10 +85,9 @@ LIMIT_ENV = "LUDOTHEQUE_ANALYSIS_LIMIT"
 BUDGET_ENV = "LUDOTHEQUE_ANALYSIS_BUDGET"
 ENGINE_ENV = "LUDOTHEQUE_ANALYSIS_ENGINE"
 HINTS_ENV = "LUDOTHEQUE_HINTS"
+LEASE_ENV = "LUDOTHEQUE_ANALYSIS_LEASE_S"
 # Done jobs remembered in memory (their results are in the database).
 DONE_KEPT = 1000
-# How long a worker holds a job without renewing it; it renews it after each part and every third of it.
-LEASE_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,15 @@ class AnalysisSettings:
     """``per_person``: analyses one person may have queued or running; ``budget``: a factor on
     each game's analysis budget (``analysis.json``); ``engine``: ``kernel``, ``plain`` or
     ``None`` (the kernel where it runs); ``part_plies``: plies per part handed to a worker;
-    ``hints``: hints per player per game."""
+    ``hints``: hints per player per game; ``lease_s``: how long a worker holds a job it makes
+    without renewing it (several workers: a dead one's job is made again by another after it)."""
 
     per_person: int = 3
     budget: float = 1.0
     engine: str | None = None
     part_plies: int = 8
     hints: int = 3
+    lease_s: float = 30.0
 
     @classmethod
     def from_env(cls) -> AnalysisSettings:
@@ -112,9 +114,11 @@ class AnalysisSettings:
             raise ValueError(f"{ENGINE_ENV} must be kernel or plain, not {engine!r}")
         settings = cls(per_person=int(os.environ.get(LIMIT_ENV, "3")),
                        budget=float(os.environ.get(BUDGET_ENV, "1")), engine=engine,
-                       hints=int(os.environ.get(HINTS_ENV, "3")))
-        if settings.per_person < 1 or settings.budget <= 0 or settings.hints < 0:
-            raise ValueError(f"{LIMIT_ENV} must be at least 1, {BUDGET_ENV} positive, {HINTS_ENV} at least 0")
+                       hints=int(os.environ.get(HINTS_ENV, "3")),
+                       lease_s=float(os.environ.get(LEASE_ENV, "30")))
+        if settings.per_person < 1 or settings.budget <= 0 or settings.hints < 0 or settings.lease_s < 1:
+            raise ValueError(f"{LIMIT_ENV} must be at least 1, {BUDGET_ENV} positive, {HINTS_ENV} at "
+                             f"least 0, {LEASE_ENV} at least 1")
         return settings
 
 
@@ -173,14 +177,13 @@ class AnalysisJobs:
 
     def __init__(self, storage: Storage, bots: BotPool, background: Background,
                  settings: AnalysisSettings | None = None, *, holder: str | None = None,
-                 alone: bool = True, lease_s: float = LEASE_S) -> None:
+                 alone: bool = True) -> None:
         self.storage = storage
         self.bots = bots
         self.background = background
         self.settings = settings or AnalysisSettings()
         self.holder = holder or secrets.token_hex(6)
         self.alone = alone
-        self.lease_s = lease_s
         self._jobs: dict[tuple[str, str], AnalysisJob] = {}
 
     async def stored(self, game_id: str, view: str) -> dict[str, Any] | None:
@@ -204,7 +207,8 @@ class AnalysisJobs:
         try:
             claimed_row, claimed = await self.storage.run(
                 claim_job, self.storage.engine, game_id, view, person=person, total=len(plies),
-                holder=self.holder, lease_s=self.lease_s, limit=self.settings.per_person, alone=self.alone)
+                holder=self.holder, lease_s=self.settings.lease_s, limit=self.settings.per_person,
+                alone=self.alone)
         except JobLimit as limit:
             raise ApiError(429, f"you have {limit.count} analyses queued or running, as many as one "
                            "person may: ask for more once they are done", "rate_limited",
@@ -287,13 +291,13 @@ class AnalysisJobs:
     async def _keep(self, job: AnalysisJob) -> None:
         """Hold ``job`` while a part runs longer than the lease: renewed every third of it."""
         while True:
-            await asyncio.sleep(self.lease_s / 3)
+            await asyncio.sleep(self.settings.lease_s / 3)
             await self._renew(job)
 
     async def _renew(self, job: AnalysisJob) -> None:
         """Tell the other workers how far ``job`` is, and hold it longer."""
         status: Literal["queued", "running"] = "running" if job.status == "running" else "queued"
         held = await self.storage.run(renew_job, self.storage.engine, job.game_id, job.view, self.holder,
-                                      status=status, done=job.done, lease_s=self.lease_s)
+                                      status=status, done=job.done, lease_s=self.settings.lease_s)
         if not held:  # its lease ran out unrenewed (a loop stalled that long): another worker makes it too
             log.warning("analysis of game %s (%s): another worker took it over", job.game_id, job.view)
