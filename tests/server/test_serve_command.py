@@ -51,7 +51,8 @@ def test_the_server_module_refuses_an_unusable_database_in_one_line() -> None:
 
 # -- ludotheque serve --config FILE -------------------------------------------------------------------
 SETTINGS = ("DB", "PORT", "HOST", "WORKERS", "CREATE_LIMIT", "FORWARDED_ALLOW_IPS", "PUBLIC_URL", "REDIS",
-            "SMTP", "BOTS", "ORIGINS")
+            "SMTP", "BOTS", "ORIGINS", "ANALYSIS_LIMIT", "ANALYSIS_BUDGET", "ANALYSIS_ENGINE",
+            "ANALYSIS_LEASE_S", "HINTS")
 CLEAN: dict[str, str | None] = {f"LUDOTHEQUE_{name}": None for name in SETTINGS}
 
 
@@ -121,6 +122,31 @@ workers = 1
     assert settings.forwarded_allow_ips == "10.0.0.1" and settings.public_url == "https://games.example.org"
     _, chosen = prepare(None, env=env, forwarded_allow_ips="127.0.0.1, 127.0.0.2")
     assert chosen.forwarded_allow_ips == "127.0.0.1,127.0.0.2"
+
+
+def test_the_analyses_settings_of_the_file_reach_the_app(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ludotheque.server.analysis_jobs import AnalysisSettings
+
+    served = Served(monkeypatch)
+    config = write(tmp_path / "ludotheque.toml", f'''
+db = "sqlite:///{tmp_path / 'a.db'}"
+analysis_limit = 2
+analysis_budget = 0.5
+analysis_engine = "plain"
+analysis_lease_s = 12
+hints = 1
+''')
+    result = CliRunner().invoke(app, ["serve", "--config", str(config)],
+                                env={**CLEAN, "LUDOTHEQUE_HINTS": "4"})  # the variable over the file
+    assert result.exit_code == 0, result.output
+    (call,) = served.calls
+    assert call["app"].state.analysis_settings == AnalysisSettings(
+        per_person=2, budget=0.5, engine="plain", hints=4, lease_s=12.0)
+    bad = write(tmp_path / "bad.toml", 'analysis_engine = "gpu"\n')
+    refused = CliRunner().invoke(app, ["serve", "--config", str(bad)], env=CLEAN)
+    assert refused.exit_code == 1 and "LUDOTHEQUE_ANALYSIS_ENGINE must be kernel or plain" in refused.stderr
+    assert not served.calls[1:]  # refused before serving
 
 
 BAD_FILES = {

@@ -44,7 +44,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -106,16 +106,21 @@ class AnalysisSettings:
     lease_s: float = 30.0
 
     @classmethod
-    def from_env(cls) -> AnalysisSettings:
-        """The settings of ``LUDOTHEQUE_ANALYSIS_LIMIT``, ``_BUDGET``, ``_ENGINE`` and
-        ``LUDOTHEQUE_HINTS`` (defaults where unset; ``ValueError`` for a bad one)."""
-        engine = os.environ.get(ENGINE_ENV) or None
+    def from_env(cls, env: Mapping[str, str] | None = None) -> AnalysisSettings:
+        """The settings of ``LUDOTHEQUE_ANALYSIS_LIMIT``, ``_BUDGET``, ``_ENGINE``, ``_LEASE_S`` and
+        ``LUDOTHEQUE_HINTS`` in ``env`` (``os.environ``; a configuration file's keys
+        ``analysis_limit``... stand for them); defaults where unset, ``ValueError`` for a bad one."""
+        env = os.environ if env is None else env
+        engine = env.get(ENGINE_ENV) or None
         if engine not in (None, "kernel", "plain"):
             raise ValueError(f"{ENGINE_ENV} must be kernel or plain, not {engine!r}")
-        settings = cls(per_person=int(os.environ.get(LIMIT_ENV, "3")),
-                       budget=float(os.environ.get(BUDGET_ENV, "1")), engine=engine,
-                       hints=int(os.environ.get(HINTS_ENV, "3")),
-                       lease_s=float(os.environ.get(LEASE_ENV, "30")))
+        try:
+            settings = cls(per_person=int(env.get(LIMIT_ENV, "3")), budget=float(env.get(BUDGET_ENV, "1")),
+                           engine=engine, hints=int(env.get(HINTS_ENV, "3")),
+                           lease_s=float(env.get(LEASE_ENV, "30")))
+        except ValueError:
+            raise ValueError(f"{LIMIT_ENV} and {HINTS_ENV} must be whole numbers, {BUDGET_ENV} and "
+                             f"{LEASE_ENV} numbers") from None
         if settings.per_person < 1 or settings.budget <= 0 or settings.hints < 0 or settings.lease_s < 1:
             raise ValueError(f"{LIMIT_ENV} must be at least 1, {BUDGET_ENV} positive, {HINTS_ENV} at "
                              f"least 0, {LEASE_ENV} at least 1")

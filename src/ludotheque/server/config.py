@@ -183,6 +183,8 @@ CONFIG_KEYS: dict[str, Kind] = {
     "waiting_days": "number", "abandoned_days": "number", "guest_archive_days": "number",
     "min_clock_minutes": "number", "keep_alive": "number", "ws_ping_interval": "number",
     "ws_ping_timeout": "number",
+    "analysis_limit": "whole", "analysis_budget": "number", "analysis_engine": "text",
+    "analysis_lease_s": "number", "hints": "whole",
 }
 _KIND_WORDS = {"text": "a string", "whole": "a whole number", "number": "a number",
                "limit": 'a rate limit such as "30/minute;300/hour", or false',

@@ -32,6 +32,7 @@ import uvicorn
 
 from ..i18n import detect_language
 from . import metrics
+from .analysis_jobs import AnalysisSettings
 from .app import create_app
 from .bots import is_ray
 from .config import (
@@ -121,6 +122,7 @@ def prepare(db: str | None, smtp: str | None = None, *, redis: str | None = None
     try:
         settings = ServerSettings.from_env(env)
         log_format(env.get(LOG_FORMAT_ENV))
+        AnalysisSettings.from_env(env)  # a bad one stops the start, not the first analysis
     except ValueError as error:
         raise StartError(str(error)) from None
     settings = replace(settings, redis=redis or settings.redis, bots=bots or settings.bots,
@@ -218,6 +220,9 @@ def serve_checked(host: str, port: int, url: str, settings: ServerSettings, *, w
         options["log_config"] = None  # uvicorn's own lines go through the app's JSON logging
     if workers <= 1:
         app = create_app(url, settings=settings, log_format=env.get(LOG_FORMAT_ENV))
+        # The analyses' settings of a configuration file too (several workers read them from
+        # the environment, where the file's settings are put below).
+        app.state.analysis_settings = AnalysisSettings.from_env(env)
         uvicorn.run(app, **options)  # type: ignore[arg-type]
         return
     for name, setting in env.items():  # a configuration file's settings, under the environment's
