@@ -173,7 +173,11 @@ def job_is_live(row: JobRow, holder: str, now: float, alone: bool) -> bool:
 def load_job(engine: Engine, game_id: str, view: str) -> JobRow | None:
     """The job of ``game_id`` as ``view``, if a row holds one."""
     with engine.connect() as connection:
-        found = connection.execute(select(analysis_jobs).where(_job(game_id, view))).first()
+        return _read_job(connection, game_id, view)
+
+
+def _read_job(connection: Connection, game_id: str, view: str) -> JobRow | None:
+    found = connection.execute(select(analysis_jobs).where(_job(game_id, view))).first()
     return None if found is None else _row(found)
 
 
@@ -198,9 +202,9 @@ def claim_job(engine: Engine, game_id: str, view: str, *, person: str, total: in
 
 def _claim(connection: Connection, game_id: str, view: str, person: str, total: int, holder: str,
            lease_s: float, limit: int, alone: bool, now: float) -> tuple[JobRow, bool] | None:
-    found = connection.execute(select(analysis_jobs).where(_job(game_id, view))).first()
-    if found is not None and job_is_live(_row(found), holder, now, alone):
-        return _row(found), False
+    found = _read_job(connection, game_id, view)
+    if found is not None and job_is_live(found, holder, now, alone):
+        return found, False
     mine = _live_jobs_of(connection, person, holder, now, alone)
     if mine >= limit:
         raise JobLimit(mine)

@@ -80,7 +80,6 @@ class Word(str):
         return str(escape(admin_i18n.gettext(str(self))))
 
 
-
 def add_french() -> None:
     """Give sqladmin the French of ``web/moderation/fr.po`` (once): it reads the locales it knows
     from ``SUPPORTED_LOCALES`` and their catalogs from ``translations`` at every request."""
