@@ -186,6 +186,7 @@ async def keep_a_game_live(plan: LoadPlan, tally: Tally, delay: float) -> None:
 
 
 async def load(plan: LoadPlan) -> dict[str, Any]:
+    """What one client saw: the round trips timed in the window, errors, finished games."""
     start = time.perf_counter()
     tally = Tally(start + plan.warmup, start + plan.warmup + plan.duration)
     tasks = [
@@ -196,9 +197,15 @@ async def load(plan: LoadPlan) -> dict[str, Any]:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    latencies = tally.latencies
+    return {"latencies": tally.latencies, "errors": tally.errors, "finished_games": tally.finished_games}
+
+
+def summary(plan: LoadPlan, seen: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of a run from what each of its clients saw."""
+    latencies = sorted(latency for one in seen for latency in one["latencies"])
     return {
         "games": plan.games,
+        "clients": len(seen),
         "warmup_s": plan.warmup,
         "duration_s": plan.duration,
         "think_s": plan.think,
@@ -207,13 +214,13 @@ async def load(plan: LoadPlan) -> dict[str, Any]:
         "p50_ms": round(percentile(latencies, 0.50) * 1000, 2),
         "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
         "max_ms": round(max(latencies, default=0.0) * 1000, 2),
-        "errors": tally.errors,
-        "finished_games": tally.finished_games,
+        "errors": sum(one["errors"] for one in seen),
+        "finished_games": sum(one["finished_games"] for one in seen),
     }
 
 
 def client_process(plan: LoadPlan, results: Any) -> None:
-    """The load client's own process: one event loop driving every simulated person."""
+    """A load client's own process: one event loop driving its share of the simulated people."""
     # The client is the stopwatch: its own garbage-collector pauses must not pass for latency.
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
@@ -221,26 +228,42 @@ def client_process(plan: LoadPlan, results: Any) -> None:
     results.put(asyncio.run(load(plan)))
 
 
-def run_load(plan: LoadPlan, server_pid: int | None = None) -> dict[str, Any]:
-    """The figures of one load run; with ``server_pid``, the processor time per move that the
-    server (and its children) and the load client used inside the measured window."""
+def shares(games: int, clients: int) -> list[int]:
+    """``games`` split as evenly as can be among ``clients`` (none left empty)."""
+    clients = max(1, min(clients, games))
+    return [games // clients + (1 if index < games % clients else 0) for index in range(clients)]
+
+
+def run_load(plan: LoadPlan, server_pid: int | None = None, clients: int = 1) -> dict[str, Any]:
+    """The figures of one load run, driven by ``clients`` client processes (one event loop
+    each: one alone cannot load many cores of server); with ``server_pid``, the processor time
+    per move that the server (and its children) and the load clients used inside the window."""
     context = multiprocessing.get_context("spawn")
-    results = context.Queue()
-    client = context.Process(target=client_process, args=(plan, results))
-    client.start()
-    assert results.get(timeout=120) == "started"
+    results = [context.Queue() for _ in shares(plan.games, clients)]
+    processes = [
+        context.Process(target=client_process, args=(replace(plan, games=share), queue))
+        for share, queue in zip(shares(plan.games, clients), results, strict=True)
+    ]
+    for process in processes:
+        process.start()
+    for queue in results:
+        assert queue.get(timeout=120) == "started"
     time.sleep(plan.warmup)
-    pids = [client.pid or 0] + ([server_pid] if server_pid else [])
-    before = [tree_cpu_seconds(pid) for pid in pids]
+    client_pids = [process.pid or 0 for process in processes]
+    before_clients = sum(tree_cpu_seconds(pid) for pid in client_pids)
+    before_server = tree_cpu_seconds(server_pid) if server_pid else 0.0
     time.sleep(plan.duration)
-    spent = [tree_cpu_seconds(pid) - start for pid, start in zip(pids, before, strict=True)]
-    figures: dict[str, Any] = results.get(timeout=plan.duration + plan.think + 120)
-    client.join()
+    client_seconds = sum(tree_cpu_seconds(pid) for pid in client_pids) - before_clients
+    server_seconds = tree_cpu_seconds(server_pid) - before_server if server_pid else 0.0
+    seen = [queue.get(timeout=plan.duration + plan.think + 120) for queue in results]
+    for process in processes:
+        process.join()
+    figures = summary(plan, seen)
     # Moves played in the window, about as many as those timed (each seat moves once per think).
     played = max(1, figures["moves"])
-    figures["client_cpu_ms_per_move"] = round(spent[0] * 1000 / played, 3)
+    figures["client_cpu_ms_per_move"] = round(client_seconds * 1000 / played, 3)
     if server_pid:
-        figures["server_cpu_ms_per_move"] = round(spent[1] * 1000 / played, 3)
+        figures["server_cpu_ms_per_move"] = round(server_seconds * 1000 / played, 3)
     return figures
 
 
@@ -268,6 +291,8 @@ def main(argv: list[str] | None = None) -> None:
                         "PYTHONPATH), e.g. a worktree of an earlier commit, to compare servers")
     parser.add_argument("--burners", type=int, default=0, help="contention: this many CPU-burning "
                         "processes (normal priority) run beside the server while it is loaded")
+    parser.add_argument("--clients", type=int, default=1, help="load client processes sharing the "
+                        "games (one drives some 1,000 moves/s; more for many workers)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     arguments = parser.parse_args(argv)
@@ -320,12 +345,12 @@ def one_run(arguments: argparse.Namespace, plan: LoadPlan) -> dict[str, Any]:
     from tests.support.server import ServerProcess
 
     if arguments.url:
-        return run_load(plan)
+        return run_load(plan, clients=arguments.clients)
     if arguments.workers:
         with own_redis(arguments.redis) as redis_url, \
                 workers(arguments.db, redis_url, arguments.workers) as (url, pid):
             before = shared_counters(arguments.db, redis_url)
-            figures = run_load(replace(plan, url=url), pid)
+            figures = run_load(replace(plan, url=url), pid, arguments.clients)
             after = shared_counters(arguments.db, redis_url)
         seconds = plan.warmup + plan.duration + plan.think + 1
         figures.update(workers=arguments.workers, database="postgresql")
@@ -336,7 +361,7 @@ def one_run(arguments: argparse.Namespace, plan: LoadPlan) -> dict[str, Any]:
         env = {**UNLIMITED, "PYTHONPATH": arguments.src} if arguments.src else UNLIMITED
         with ServerProcess(db, env=env) as server, burning(arguments.burners):
             assert server.process is not None
-            figures = run_load(replace(plan, url=server.url), server.process.pid)
+            figures = run_load(replace(plan, url=server.url), server.process.pid, arguments.clients)
         figures["database"] = db.split(":", 1)[0]
         return figures
 
