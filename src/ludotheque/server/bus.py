@@ -75,6 +75,9 @@ class Bus:
         self._handle = handle
         self._on_resubscribed = on_resubscribed
         self._listener: asyncio.Task[None] | None = None
+        # Messages waiting for the next pipeline, and the task that sends them.
+        self._outgoing: list[tuple[str, asyncio.Future[bool]]] = []
+        self._sender: asyncio.Task[None] | None = None
         self.subscribed = asyncio.Event()
         self.published = 0
         self.received = 0
@@ -88,22 +91,46 @@ class Bus:
 
     async def publish(self, message: dict[str, Any]) -> None:
         """Tell every other worker; when Redis is away the message is lost (logged), and the
-        others catch up from the database once Redis is back."""
+        others catch up from the database once Redis is back.
+
+        Returns once the message went out with the others waiting beside it: publishes queue
+        up and go to Redis together, one pipeline at a time on one connection, so that a busy
+        worker neither runs out of connections (a message refused then was lost) nor waits for
+        a round trip per message."""
+        waiter = asyncio.get_running_loop().create_future()
+        self._outgoing.append((encode_message(message, self.origin), waiter))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_queued())
+        await asyncio.shield(waiter)
+
+    async def _send_queued(self) -> None:
+        while self._outgoing:
+            batch, self._outgoing = self._outgoing, []
+            sent = await self._send([text for text, _ in batch])
+            for _, waiter in batch:
+                if not waiter.done():
+                    waiter.set_result(sent)
+
+    async def _send(self, texts: list[str]) -> bool:
         from redis.exceptions import RedisError
 
-        text = encode_message(message, self.origin)
         for attempt in (1, 2):  # a connection from before a Redis restart fails once, then reconnects
             started = time.perf_counter()
             try:
-                await self._redis.publish(CHANNEL, text)
+                async with self._redis.pipeline(transaction=False) as pipeline:
+                    for text in texts:
+                        pipeline.publish(CHANNEL, text)
+                    await pipeline.execute()
                 metrics.redis_timed("publish", time.perf_counter() - started)
-                metrics.bus_message("sent")
-                self.published += 1
-                return
+                metrics.bus_message("sent", len(texts))
+                self.published += len(texts)
+                return True
             except (RedisError, OSError):
                 metrics.redis_timed("publish", time.perf_counter() - started, failed=True)
                 if attempt == 2:
-                    log.warning("Redis is unreachable: a change was not announced to the other workers")
+                    log.warning("Redis is unreachable: %d change(s) not announced to the other workers",
+                                len(texts))
+        return False
 
     async def ping(self) -> None:
         """Ask Redis for a PONG (readiness); raises when it does not answer."""
@@ -159,4 +186,7 @@ class Bus:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
+        if self._sender is not None:  # the messages already queued go out first
+            with contextlib.suppress(Exception):
+                await self._sender
         await self._redis.aclose()

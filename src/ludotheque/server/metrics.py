@@ -175,9 +175,9 @@ def redis_timed(operation: str, seconds: float, *, failed: bool = False) -> None
         REDIS_ERRORS.labels(WORKER, operation).inc()
 
 
-def bus_message(direction: str) -> None:
-    """A message ``sent`` to, or ``received`` from, the other workers."""
-    BUS_MESSAGES.labels(WORKER, direction).inc()
+def bus_message(direction: str, count: int = 1) -> None:
+    """``count`` messages ``sent`` to, or ``received`` from, the other workers."""
+    BUS_MESSAGES.labels(WORKER, direction).inc(count)
 
 
 # -- the database --------------------------------------------------------------------------------
