@@ -75,7 +75,8 @@ class Bus:
         self._handle = handle
         self._on_resubscribed = on_resubscribed
         self._listener: asyncio.Task[None] | None = None
-        # Messages waiting for the next pipeline, and the task that sends them.
+        # Whether a send is on its way; the messages waiting for it, and the task that sends them.
+        self._sending = False
         self._outgoing: list[tuple[str, asyncio.Future[bool]]] = []
         self._sender: asyncio.Task[None] | None = None
         self.subscribed = asyncio.Event()
@@ -93,23 +94,35 @@ class Bus:
         """Tell every other worker; when Redis is away the message is lost (logged), and the
         others catch up from the database once Redis is back.
 
-        Returns once the message went out with the others waiting beside it: publishes queue
-        up and go to Redis together, one pipeline at a time on one connection, so that a busy
-        worker neither runs out of connections (a message refused then was lost) nor waits for
-        a round trip per message."""
-        waiter = asyncio.get_running_loop().create_future()
-        self._outgoing.append((encode_message(message, self.origin), waiter))
-        if self._sender is None or self._sender.done():
-            self._sender = asyncio.get_running_loop().create_task(self._send_queued())
-        await asyncio.shield(waiter)
+        One send at a time, on one connection: a message published while another is on its way
+        waits for it, then goes with the others that waited, in one pipeline. So a busy worker
+        neither runs out of connections (redis-py refuses a command past its pool's 100, and the
+        message was lost) nor waits for a round trip per message; an idle one publishes at once."""
+        text = encode_message(message, self.origin)
+        if self._sending:
+            waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            self._outgoing.append((text, waiter))
+            await asyncio.shield(waiter)
+            return
+        self._sending = True
+        try:
+            await self._send([text])
+        finally:  # those that came meanwhile go next, even if this request was cancelled
+            if self._outgoing:
+                self._sender = asyncio.get_running_loop().create_task(self._send_waiting())
+            else:
+                self._sending = False
 
-    async def _send_queued(self) -> None:
-        while self._outgoing:
-            batch, self._outgoing = self._outgoing, []
-            sent = await self._send([text for text, _ in batch])
-            for _, waiter in batch:
-                if not waiter.done():
-                    waiter.set_result(sent)
+    async def _send_waiting(self) -> None:
+        try:
+            while self._outgoing:
+                batch, self._outgoing = self._outgoing, []
+                sent = await self._send([text for text, _ in batch])
+                for _, waiter in batch:
+                    if not waiter.done():
+                        waiter.set_result(sent)
+        finally:
+            self._sending = False
 
     async def _send(self, texts: list[str]) -> bool:
         from redis.exceptions import RedisError
@@ -117,10 +130,13 @@ class Bus:
         for attempt in (1, 2):  # a connection from before a Redis restart fails once, then reconnects
             started = time.perf_counter()
             try:
-                async with self._redis.pipeline(transaction=False) as pipeline:
-                    for text in texts:
-                        pipeline.publish(CHANNEL, text)
-                    await pipeline.execute()
+                if len(texts) == 1:  # a pipeline costs more than the command itself
+                    await self._redis.publish(CHANNEL, texts[0])
+                else:
+                    async with self._redis.pipeline(transaction=False) as pipeline:
+                        for text in texts:
+                            pipeline.publish(CHANNEL, text)
+                        await pipeline.execute()
                 metrics.redis_timed("publish", time.perf_counter() - started)
                 metrics.bus_message("sent", len(texts))
                 self.published += len(texts)
