@@ -95,7 +95,22 @@ class Games:
                 raise ApiError(404, f"no game {quoted(session.meta.id)}", "not_found")
             newest = max(newest, stored[session.meta.id])
         if newest > session.version:
-            await self.catch_up(session, newest)
+            news = session.news
+            await self.catch_up(session, newest, news[1] if news and news[0] == newest else None)
+
+    def keep_news(self, session: GameSession, version: int, values: dict[str, Any] | None) -> None:
+        """Another worker's change of a game nobody here watches: kept, installed when the game
+        is next used here (:meth:`_install_news`)."""
+        session.behind = max(session.behind, version)
+        if values is not None and (session.news is None or session.news[0] < version):
+            session.news = (version, values)
+
+    async def _install_news(self, session: GameSession) -> None:
+        """Install the change another worker announced, if this copy is the version before it:
+        a player's next move made here then needs no read of the game under its lock."""
+        news, session.news = session.news, None
+        if news is not None and news[0] == session.version + 1:
+            await self.catch_up(session, *news)
 
     def held(self, game_id: str) -> GameSession | None:
         """The session of ``game_id`` if it is in memory."""
@@ -140,6 +155,8 @@ class Games:
     async def _change(self, session: GameSession, operation: Operation) -> Snapshot:
         if session.meta.rated:
             operation = _keeping_moves(operation)
+        if session.news is not None:
+            await self._install_news(session)
         async with session.lock:
             old = session.snapshot
             if not self.news.shared:

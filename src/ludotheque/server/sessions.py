@@ -56,6 +56,9 @@ class GameSession:
     # The newest version another worker announced while nobody here watched the game: read on
     # the next use (a worker reads again at once only the games it has sockets for).
     behind: int = 0
+    # That version's stored values as announced (``stored_games.stored_values``), kept so that
+    # the next use installs them without reading the game (a player's next move, often).
+    news: tuple[int, dict[str, Any]] | None = None
     _texts: dict[Player | None, str] = field(default_factory=dict)
     _texts_of: Snapshot | None = None
     _spectator_view: tuple[Snapshot, dict[str, Any]] | None = None

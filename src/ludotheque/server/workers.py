@@ -48,11 +48,12 @@ class Workers:
         spawn = self.background.spawn
         if kind == "game":
             version = int(message.get("v") or 0)
-            if len(session.room) == 0:  # no socket here: read it again when next used
-                session.behind = max(session.behind, version)
+            values = message.get("values")
+            values = values if isinstance(values, dict) else None
+            if len(session.room) == 0:  # no socket here: installed when next used
+                self.games.keep_news(session, version, values)
             else:
-                values = message.get("values")
-                spawn(self.games.catch_up(session, version, values if isinstance(values, dict) else None))
+                spawn(self.games.catch_up(session, version, values))
         elif kind in ("reload", "people"):
             spawn(self.games.catch_up(session, None))
         elif kind == "chat":

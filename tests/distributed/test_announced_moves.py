@@ -1,0 +1,100 @@
+"""Two players whose moves land on two workers, neither holding a socket of the game (a player's
+keep-alive connection for moves sticks to one worker, the other's to another): each worker
+keeps the other's news of the game and installs it when its player moves next, so that the move
+is stored in one guarded statement, with no read of the game under its row lock (which made a
+worker's move dearer the more workers there were: docs/distributed.md, scale-out). A worker
+that missed the news still reads the game under the lock (``test_stale_moves``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from ludotheque.server.app import create_app
+from ludotheque.server.bus import decode, encode_message
+from ludotheque.server.config import ServerSettings
+from tests.distributed.test_fresh_reads import Late, bearer
+from tests.support import run_async
+
+
+@dataclass
+class Worker:
+    """One worker in this process, its news held back (``bus.sent``), and how many of its
+    changes were made under the game's row lock."""
+
+    app: FastAPI
+    http: httpx.AsyncClient
+    bus: Late
+    locked: list[str] = field(default_factory=list)
+
+    def count_locked_changes(self) -> None:
+        storage = self.app.state.hub.games.storage
+        change_under_lock = storage._change_under_lock
+
+        def counted(game_id: str, *rest: Any) -> Any:
+            self.locked.append(game_id)
+            return change_under_lock(game_id, *rest)
+
+        storage._change_under_lock = counted
+
+    async def hear(self, other: Worker) -> None:
+        """What ``other`` announced so far, as it would arrive through Redis."""
+        for message in other.bus.sent:
+            arrived = decode(encode_message(message, "other"))
+            assert arrived is not None
+            await self.app.state.hub.workers.on_message(arrived)
+        other.bus.sent.clear()
+
+
+@asynccontextmanager
+async def worker(db_url: str) -> AsyncIterator[Worker]:
+    app = create_app(db_url, bot_workers=1, settings=replace(ServerSettings(), create_limit=None))
+    async with app.router.lifespan_context(app):
+        bus = Late()
+        app.state.hub.bus = bus
+        transport = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+        async with transport as http:
+            one = Worker(app, http, bus)
+            one.count_locked_changes()
+            yield one
+
+
+async def moves_on_two_workers(db_url: str, *, told: bool) -> dict[str, Any]:
+    async with worker(db_url) as first, worker(db_url) as second:
+        new_game = {"game": "pylos", "seats": ["human", "human"]}
+        created = (await first.http.post("/api/games", json=new_game)).json()
+        url, tokens = f"/api/games/{created['id']}", [seat["token"] for seat in created["seats"]]
+        assert (await second.http.get(url)).json()["ply"] == 0  # both hold the game, no socket
+        plies = []
+        for ply in range(6):
+            mover, other = (second, first) if ply % 2 == 0 else (first, second)
+            if told:
+                await mover.hear(other)
+            # Read on the worker that made the last move: the mover's own copy stays as it was.
+            doc = (await other.http.get(url, headers=bearer(tokens[ply % 2]))).json()
+            move = {"move": doc["legal_moves"][0], "ply": ply}
+            answer = await mover.http.post(f"{url}/moves", json=move, headers=bearer(tokens[ply % 2]))
+            assert answer.status_code == 200, answer.text
+            plies.append(answer.json()["ply"])
+        stored = (await first.http.get(url)).json()
+        return {"plies": plies, "stored": stored["ply"], "moves": len(stored["moves"]),
+                "locked": len(first.locked) + len(second.locked)}
+
+
+def test_a_worker_installs_the_others_news_before_its_players_next_move(postgres_db: str) -> None:
+    seen = run_async(moves_on_two_workers(postgres_db, told=True))
+    assert seen["plies"] == [1, 2, 3, 4, 5, 6]
+    assert (seen["stored"], seen["moves"]) == (6, 6)
+    assert seen["locked"] == 0
+
+
+def test_without_the_news_each_move_reads_the_game_under_its_lock(postgres_db: str) -> None:
+    seen = run_async(moves_on_two_workers(postgres_db, told=False))
+    assert seen["plies"] == [1, 2, 3, 4, 5, 6]
+    assert (seen["stored"], seen["moves"]) == (6, 6)
+    assert seen["locked"] == 5  # every move but the first, made on a copy one move behind
