@@ -31,16 +31,22 @@ class Worker:
     http: httpx.AsyncClient
     bus: Late
     locked: list[str] = field(default_factory=list)
+    loaded: list[str] = field(default_factory=list)
 
-    def count_locked_changes(self) -> None:
+    def count_reads(self) -> None:
+        """Count the changes made under the row lock, and the games read whole."""
         storage = self.app.state.hub.games.storage
-        change_under_lock = storage._change_under_lock
+        change_under_lock, load_versioned = storage._change_under_lock, storage.load_versioned
 
-        def counted(game_id: str, *rest: Any) -> Any:
+        def locked(game_id: str, *rest: Any) -> Any:
             self.locked.append(game_id)
             return change_under_lock(game_id, *rest)
 
-        storage._change_under_lock = counted
+        def loaded(game_id: str, *rest: Any) -> Any:
+            self.loaded.append(game_id)
+            return load_versioned(game_id, *rest)
+
+        storage._change_under_lock, storage.load_versioned = locked, loaded
 
     async def hear(self, other: Worker) -> None:
         """What ``other`` announced so far, as it would arrive through Redis."""
@@ -60,7 +66,7 @@ async def worker(db_url: str) -> AsyncIterator[Worker]:
         transport = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
         async with transport as http:
             one = Worker(app, http, bus)
-            one.count_locked_changes()
+            one.count_reads()
             yield one
 
 
@@ -98,3 +104,26 @@ def test_without_the_news_each_move_reads_the_game_under_its_lock(postgres_db: s
     assert seen["plies"] == [1, 2, 3, 4, 5, 6]
     assert (seen["stored"], seen["moves"]) == (6, 6)
     assert seen["locked"] == 5  # every move but the first, made on a copy one move behind
+
+
+async def read_after_the_news(db_url: str, *, told: bool) -> tuple[int, int]:
+    async with worker(db_url) as first, worker(db_url) as second:
+        new_game = {"game": "pylos", "seats": ["human", "human"]}
+        created = (await first.http.post("/api/games", json=new_game)).json()
+        url, token = f"/api/games/{created['id']}", created["seats"][0]["token"]
+        assert (await second.http.get(url)).json()["ply"] == 0  # held there, no socket
+        move = (await first.http.get(url, headers=bearer(token))).json()["legal_moves"][0]
+        assert (await first.http.post(f"{url}/moves", json={"move": move, "ply": 0},
+                                      headers=bearer(token))).status_code == 200
+        if told:
+            await second.hear(first)
+        reads_before = len(second.loaded)
+        ply = (await second.http.get(url)).json()["ply"]
+        return ply, len(second.loaded) - reads_before
+
+
+def test_a_read_on_the_worker_that_kept_the_news_installs_it_without_reading_the_game(
+    postgres_db: str,
+) -> None:
+    assert run_async(read_after_the_news(postgres_db, told=True)) == (1, 0)
+    assert run_async(read_after_the_news(postgres_db, told=False)) == (1, 1)

@@ -95,8 +95,7 @@ class Games:
                 raise ApiError(404, f"no game {quoted(session.meta.id)}", "not_found")
             newest = max(newest, stored[session.meta.id])
         if newest > session.version:
-            news = session.news
-            await self.catch_up(session, newest, news[1] if news and news[0] == newest else None)
+            await self.catch_up(session, newest, self._news_of(session, newest))
 
     def keep_news(self, session: GameSession, version: int, values: dict[str, Any] | None) -> None:
         """Another worker's change of a game nobody here watches: kept, installed when the game
@@ -104,6 +103,12 @@ class Games:
         session.behind = max(session.behind, version)
         if values is not None and (session.news is None or session.news[0] < version):
             session.news = (version, values)
+
+    @staticmethod
+    def _news_of(session: GameSession, version: int) -> dict[str, Any] | None:
+        """The stored values of ``version`` as another worker announced them, if kept."""
+        news = session.news
+        return news[1] if news is not None and news[0] == version else None
 
     async def _install_news(self, session: GameSession) -> None:
         """Install the change another worker announced, if this copy is the version before it:
@@ -245,7 +250,8 @@ class Games:
         """A socket joined ``session``'s room: if another worker's change came meanwhile, read
         it now (the socket's first document may be older)."""
         if session.behind > session.version:
-            self.background.spawn(self.catch_up(session, session.behind))
+            newest = session.behind
+            self.background.spawn(self.catch_up(session, newest, self._news_of(session, newest)))
 
     async def rename_seats(self, account: str, name: str) -> None:
         """The games in memory, not over, whose seats are ``account``'s: those seats take the new
