@@ -8,7 +8,7 @@ that missed the news still reads the game under the lock (``test_stale_moves``).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -70,40 +70,57 @@ async def worker(db_url: str) -> AsyncIterator[Worker]:
             yield one
 
 
-async def moves_on_two_workers(db_url: str, *, told: bool) -> dict[str, Any]:
-    async with worker(db_url) as first, worker(db_url) as second:
-        new_game = {"game": "pylos", "seats": ["human", "human"]}
-        created = (await first.http.post("/api/games", json=new_game)).json()
+async def moves_on_workers(db_url: str, *, told: bool, game: str = "pylos", players: int = 2,
+                          plies: int = 6) -> dict[str, Any]:
+    """Each player's moves on a worker of its own (none holding a socket of the game)."""
+    async with AsyncExitStack() as stack:
+        workers = [await stack.enter_async_context(worker(db_url)) for _ in range(players)]
+        new_game = {"game": game, "players": players, "seats": ["human"] * players}
+        created = (await workers[0].http.post("/api/games", json=new_game)).json()
         url, tokens = f"/api/games/{created['id']}", [seat["token"] for seat in created["seats"]]
-        assert (await second.http.get(url)).json()["ply"] == 0  # both hold the game, no socket
-        plies = []
-        for ply in range(6):
-            mover, other = (second, first) if ply % 2 == 0 else (first, second)
+        for other in workers[1:]:
+            assert (await other.http.get(url)).json()["ply"] == 0  # all hold the game, no socket
+        last, made = workers[0], []
+        for ply in range(plies):
+            seat = (await last.http.get(url)).json()["to_move"]
+            mover = workers[seat]
             if told:
-                await mover.hear(other)
+                for other in workers:
+                    if other is not mover:
+                        await mover.hear(other)
             # Read on the worker that made the last move: the mover's own copy stays as it was.
-            doc = (await other.http.get(url, headers=bearer(tokens[ply % 2]))).json()
+            doc = (await last.http.get(url, headers=bearer(tokens[seat]))).json()
             move = {"move": doc["legal_moves"][0], "ply": ply}
-            answer = await mover.http.post(f"{url}/moves", json=move, headers=bearer(tokens[ply % 2]))
+            answer = await mover.http.post(f"{url}/moves", json=move, headers=bearer(tokens[seat]))
             assert answer.status_code == 200, answer.text
-            plies.append(answer.json()["ply"])
-        stored = (await first.http.get(url)).json()
-        return {"plies": plies, "stored": stored["ply"], "moves": len(stored["moves"]),
-                "locked": len(first.locked) + len(second.locked)}
+            made.append(answer.json()["ply"])
+            last = mover
+        stored = (await workers[0].http.get(url)).json()
+        return {"plies": made, "stored": stored["ply"], "moves": len(stored["moves"]),
+                "locked": sum(len(one.locked) for one in workers)}
 
 
 def test_a_worker_installs_the_others_news_before_its_players_next_move(postgres_db: str) -> None:
-    seen = run_async(moves_on_two_workers(postgres_db, told=True))
+    seen = run_async(moves_on_workers(postgres_db, told=True))
     assert seen["plies"] == [1, 2, 3, 4, 5, 6]
     assert (seen["stored"], seen["moves"]) == (6, 6)
     assert seen["locked"] == 0
 
 
 def test_without_the_news_each_move_reads_the_game_under_its_lock(postgres_db: str) -> None:
-    seen = run_async(moves_on_two_workers(postgres_db, told=False))
+    seen = run_async(moves_on_workers(postgres_db, told=False))
     assert seen["plies"] == [1, 2, 3, 4, 5, 6]
     assert (seen["stored"], seen["moves"]) == (6, 6)
     assert seen["locked"] == 5  # every move but the first, made on a copy one move behind
+
+
+def test_three_players_on_three_workers_install_several_moves_at_once(postgres_db: str) -> None:
+    """Between two moves of an Ex*Pion player, the two others moved on their own workers: the
+    newest news holds both (the whole stored game), installed at once."""
+    seen = run_async(moves_on_workers(postgres_db, told=True, game="expion", players=3, plies=9))
+    assert seen["plies"] == list(range(1, 10))
+    assert (seen["stored"], seen["moves"]) == (9, 9)
+    assert seen["locked"] == 0
 
 
 async def read_after_the_news(db_url: str, *, told: bool) -> tuple[int, int]:

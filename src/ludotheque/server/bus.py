@@ -114,6 +114,7 @@ class Bus:
                 self._sending = False
 
     async def _send_waiting(self) -> None:
+        batch: list[tuple[str, asyncio.Future[bool]]] = []
         try:
             while self._outgoing:
                 batch, self._outgoing = self._outgoing, []
@@ -121,7 +122,11 @@ class Bus:
                 for _, waiter in batch:
                     if not waiter.done():
                         waiter.set_result(sent)
-        finally:
+        finally:  # whatever stopped it, nobody waits for ever
+            for _, waiter in batch + self._outgoing:
+                if not waiter.done():
+                    waiter.set_result(False)
+            self._outgoing = []
             self._sending = False
 
     async def _send(self, texts: list[str]) -> bool:

@@ -111,10 +111,10 @@ class Games:
         return news[1] if news is not None and news[0] == version else None
 
     async def _install_news(self, session: GameSession) -> None:
-        """Install the change another worker announced, if this copy is the version before it:
-        a player's next move made here then needs no read of the game under its lock."""
+        """Install the changes other workers announced since this copy's version: a player's
+        next move made here then needs no read of the game under its lock."""
         news, session.news = session.news, None
-        if news is not None and news[0] == session.version + 1:
+        if news is not None and news[0] > session.version:
             await self.catch_up(session, *news)
 
     def held(self, game_id: str) -> GameSession | None:
@@ -223,12 +223,12 @@ class Games:
                        values: dict[str, Any] | None = None) -> None:
         """Read the game again if the database has a newer version than ``version`` (``None``:
         read it again in any case: seats or people changed), install and push it. ``values``:
-        what the database holds at ``version`` (``stored_games.stored_values``), installed without
-        reading when this copy is the version just before."""
+        what the database holds at ``version`` (``stored_games.stored_values``: the whole stored
+        game), installed without reading, however many versions this copy lacks."""
         async with session.lock:
             if version is not None and session.version >= version:
                 return  # an earlier catch-up read it already
-            if values is not None and version == session.version + 1:
+            if values is not None and version is not None:
                 stored: tuple[GameMeta, Snapshot, int] | None = (
                     session.meta, restore_values(values, session.snapshot), version)
             else:
