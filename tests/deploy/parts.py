@@ -28,7 +28,7 @@ from types import TracebackType
 
 import pytest
 
-from tests.support.server import free_port
+from tests.support.server import free_port, free_ports
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
@@ -234,4 +234,4 @@ def _quoted(text: str) -> str:
 
 
 __all__ = ["PROXY_ADDRESS", "Nginx", "Serve", "check_loopback_addresses", "client_tls", "free_port",
-           "nginx_site", "self_signed_certificate", "server_config", "stop"]
+           "free_ports", "nginx_site", "self_signed_certificate", "server_config", "stop"]

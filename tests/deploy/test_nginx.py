@@ -32,7 +32,7 @@ from .parts import (
     Serve,
     check_loopback_addresses,
     client_tls,
-    free_port,
+    free_ports,
     nginx_site,
     self_signed_certificate,
     server_config,
@@ -82,7 +82,7 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
     check_loopback_addresses(PROXY_ADDRESS, PLAYER_A, PLAYER_B, COUNTED, OTHER, ORIGINS)
     folder = tmp_path_factory.mktemp("deploy")
     certificate, key = self_signed_certificate(folder)
-    app_port, https_port, http_port = free_port(), free_port(), free_port()
+    app_port, https_port, http_port = free_ports(3)
     config = server_config(
         folder / "ludotheque.toml", host="127.0.0.1", port=app_port,
         db=f"sqlite:///{folder / 'ludotheque.db'}",

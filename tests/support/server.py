@@ -20,6 +20,7 @@ person would create them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -47,6 +48,16 @@ def free_port(host: str = "127.0.0.1") -> int:
         probe.bind((host, 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
+    """``count`` different TCP ports nobody listens on right now (:func:`free_port` twice may
+    give the same one: each probe is closed before the next binds)."""
+    with contextlib.ExitStack() as stack:
+        probes = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for probe in probes:
+            probe.bind((host, 0))
+        return [int(probe.getsockname()[1]) for probe in probes]
 
 
 class ServerProcess:
