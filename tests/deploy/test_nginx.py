@@ -36,6 +36,7 @@ from .parts import (
     nginx_site,
     self_signed_certificate,
     server_config,
+    websocket_tls,
 )
 
 pytestmark = pytest.mark.timeout(120)
@@ -48,6 +49,7 @@ class Deployment:
     server: Serve
     nginx: Nginx
     tls: ssl.SSLContext
+    socket_tls: ssl.SSLContext  # the WebSocket client's (parts.websocket_tls)
 
     @property
     def public(self) -> str:
@@ -73,7 +75,7 @@ class Deployment:
                origin: str | None = None) -> ClientConnection:
         """A page's WebSocket through the proxy (wss), with its origin and cookies."""
         headers = {"Cookie": "; ".join(f"{name}={value}" for name, value in (cookies or {}).items())}
-        return connect(self.public_ws + path, ssl=self.tls, origin=Origin(origin or self.public),
+        return connect(self.public_ws + path, ssl=self.socket_tls, origin=Origin(origin or self.public),
                        additional_headers=headers if cookies else None, open_timeout=20)
 
 
@@ -94,7 +96,7 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
     with Serve(config, app_port, folder / "serve.log") as server:
         nginx.start()
         try:
-            yield Deployment(server, nginx, client_tls(certificate))
+            yield Deployment(server, nginx, client_tls(certificate), websocket_tls(certificate))
         finally:
             nginx.stop()
         print(nginx.errors()[-2000:])
