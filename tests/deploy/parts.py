@@ -23,6 +23,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -166,13 +167,16 @@ class Serve:
         self.stop()
 
 
-def nginx_site(app_port: int, https_port: int, http_port: int, certificate: Path, key: Path) -> str:
-    """deploy/nginx.conf as the tests run it: the ports, the certificate, only 127.0.0.1, and
-    nginx reaching the server from :data:`PROXY_ADDRESS`. Each replacement must apply once, so
-    that a change of the deploy file that the test would miss fails here instead."""
+def nginx_site(app_ports: int | Sequence[int], https_port: int, http_port: int, certificate: Path,
+               key: Path) -> str:
+    """deploy/nginx.conf as the tests run it: the server's port (several: one process each), the
+    certificate, only 127.0.0.1, and nginx reaching the server from :data:`PROXY_ADDRESS`. Each
+    replacement must apply once, so that a change of the deploy file that the test would miss
+    fails here instead."""
     text = NGINX_CONF.read_text("utf-8")
+    ports = [app_ports] if isinstance(app_ports, int) else list(app_ports)
     replacements = [
-        (r"server 127\.0\.0\.1:8000;", f"server 127.0.0.1:{app_port};"),
+        (r"server 127\.0\.0\.1:8000;", "\n    ".join(f"server 127.0.0.1:{port};" for port in ports)),
         (r"listen 80;", f"listen 127.0.0.1:{http_port};"),
         (r"listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;"),
         (r"ssl_certificate +/etc/letsencrypt/live/games\.example\.org/fullchain\.pem;",
@@ -205,6 +209,9 @@ class Nginx:
             f"{user}daemon off;\nworker_processes 1;\npid {folder / 'nginx.pid'};\n"
             f"error_log {self.log} info;\nevents {{ worker_connections 256; }}\n"
             f"http {{\n    access_log {folder / 'access.log'};\n{temp}"
+            # Which process served each path (:meth:`upstreams`).
+            f"    log_format upstreams '$uri $upstream_addr';\n"
+            f"    access_log {folder / 'upstreams.log'} upstreams;\n"
             f"    include {folder / 'ludotheque.conf'};\n}}\n", "utf-8")
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -225,6 +232,13 @@ class Nginx:
 
     def errors(self) -> str:
         return self.log.read_text("utf-8", errors="replace")[-5000:] if self.log.exists() else ""
+
+    def upstreams(self) -> list[tuple[str, str]]:
+        """(path, server address) of each request proxied so far (nginx writes a request's line
+        once it has ended: a socket's once it is closed)."""
+        log = self.folder / "upstreams.log"
+        lines = log.read_text("utf-8").splitlines() if log.exists() else []
+        return [(path, address) for path, _, address in (line.partition(" ") for line in lines)]
 
 
 def server_config(path: Path, **settings: object) -> Path:
