@@ -17,6 +17,12 @@ game-table commits/s and publishes/s.
     python benchmarks/load_server.py --games 600 --workers 2 --db postgresql://u:p@127.0.0.1/db
     python benchmarks/load_server.py --games 100,200,300,400   # moves/s at p99 < 100 ms
 
+``--behind-nginx game`` (with ``--workers N``) starts instead N ``serve`` processes on their own
+ports behind nginx, with deploy/nginx.conf's upstream (each game on one process); ``any``
+removes its hash line (each request to any process), for comparison.
+
+    python benchmarks/load_server.py --games 100 --workers 2 --behind-nginx game --db postgresql://…
+
 ``--src FOLDER`` runs the server from another source folder (a worktree of an earlier commit),
 so that the same client measures two servers; ``--burners N`` runs N CPU-burning processes at
 normal priority beside the server during the run (the "other work" of a shared machine), the
@@ -48,7 +54,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -62,6 +68,30 @@ ROOT = Path(__file__).resolve().parents[1]
 # --parts: publishes in flight at once.
 PUBLISHERS = 32
 UNLIMITED = {"LUDOTHEQUE_CREATE_LIMIT": "none", "LUDOTHEQUE_BOT_GAME_LIMIT": "none"}
+# --behind-nginx: nginx in front of the processes, over plain HTTP ({blocks}: deploy/nginx.conf's
+# upstream and maps).
+NGINX_FRONT = """{user}daemon off;
+worker_processes 2;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log;
+events {{ worker_connections 20000; }}
+http {{
+    access_log off;
+{temp}{blocks}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://ludotheque;
+            proxy_http_version 1.1;
+            proxy_set_header Host $http_host;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $ludotheque_connection;
+            proxy_read_timeout 3600s;
+            proxy_buffering off;
+        }}
+    }}
+}}
+"""
 
 
 @dataclass(frozen=True)
@@ -234,7 +264,7 @@ def shares(games: int, clients: int) -> list[int]:
     return [games // clients + (1 if index < games % clients else 0) for index in range(clients)]
 
 
-def run_load(plan: LoadPlan, server_pid: int | None = None, clients: int = 1) -> dict[str, Any]:
+def run_load(plan: LoadPlan, server_pid: int | list[int] | None = None, clients: int = 1) -> dict[str, Any]:
     """The figures of one load run, driven by ``clients`` client processes (one event loop
     each: one alone cannot load many cores of server); with ``server_pid``, the processor time
     per move that the server (and its children) and the load clients used inside the window."""
@@ -251,10 +281,11 @@ def run_load(plan: LoadPlan, server_pid: int | None = None, clients: int = 1) ->
     time.sleep(plan.warmup)
     client_pids = [process.pid or 0 for process in processes]
     before_clients = sum(tree_cpu_seconds(pid) for pid in client_pids)
-    before_server = tree_cpu_seconds(server_pid) if server_pid else 0.0
+    server_pids = [server_pid] if isinstance(server_pid, int) else list(server_pid or [])
+    before_server = sum(tree_cpu_seconds(pid) for pid in server_pids)
     time.sleep(plan.duration)
     client_seconds = sum(tree_cpu_seconds(pid) for pid in client_pids) - before_clients
-    server_seconds = tree_cpu_seconds(server_pid) - before_server if server_pid else 0.0
+    server_seconds = sum(tree_cpu_seconds(pid) for pid in server_pids) - before_server
     seen = [queue.get(timeout=plan.duration + plan.think + 120) for queue in results]
     for process in processes:
         process.join()
@@ -281,6 +312,10 @@ def main(argv: list[str] | None = None) -> None:
                         "(started with LUDOTHEQUE_CREATE_LIMIT=none)")
     parser.add_argument("--workers", type=int, default=0, help="start `ludotheque serve --workers N` "
                         "(PostgreSQL --db and Redis) instead of the single process")
+    parser.add_argument("--behind-nginx", choices=("game", "any"), default=None,
+                        help="with --workers N: N `serve` processes on their own ports behind nginx "
+                        "(deploy/nginx.conf's upstream), each game on one process (game) or each "
+                        "request on any (any: the upstream's hash line removed)")
     parser.add_argument("--redis", default=None, help="Redis of the workers (default: a redis-server "
                         "of its own on a free port)")
     parser.add_argument("--parts", action="store_true", help="measure PostgreSQL and Redis alone "
@@ -347,13 +382,16 @@ def one_run(arguments: argparse.Namespace, plan: LoadPlan) -> dict[str, Any]:
     if arguments.url:
         return run_load(plan, clients=arguments.clients)
     if arguments.workers:
+        serving = behind_nginx(arguments.behind_nginx) if arguments.behind_nginx else workers
         with own_redis(arguments.redis) as redis_url, \
-                workers(arguments.db, redis_url, arguments.workers) as (url, pid):
+                serving(arguments.db, redis_url, arguments.workers) as (url, pid):
             before = shared_counters(arguments.db, redis_url)
             figures = run_load(replace(plan, url=url), pid, arguments.clients)
             after = shared_counters(arguments.db, redis_url)
         seconds = plan.warmup + plan.duration + plan.think + 1
         figures.update(workers=arguments.workers, database="postgresql")
+        if arguments.behind_nginx:
+            figures["behind_nginx"] = arguments.behind_nginx
         figures.update({name: round((after[name] - before[name]) / seconds, 1) for name in before})
         return figures
     with tempfile.TemporaryDirectory() as folder:
@@ -453,6 +491,86 @@ def workers(db: str, redis_url: str, count: int) -> Iterator[tuple[str, int]]:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def behind_nginx(balance: str) -> Callable[[str, str, int], Any]:
+    """:func:`workers`' stand-in for ``--behind-nginx``: ``count`` ``serve`` processes on their
+    own ports (same database and Redis) behind nginx over plain HTTP, with deploy/nginx.conf's
+    own upstream and maps (``balance`` "any": without its hash line); yields nginx's URL and the
+    processes' pids (nginx's own processor time is not counted)."""
+
+    @contextmanager
+    def serving(db: str, redis_url: str, count: int) -> Iterator[tuple[str, list[int]]]:
+        from tests.support.server import free_ports
+
+        front, *ports = free_ports(count + 1)
+        processes = [
+            subprocess.Popen([sys.executable, "-m", "ludotheque", "serve", "--port", str(port), "--db", db,
+                              "--redis", redis_url], env={**os.environ, **UNLIMITED},
+                             stdout=subprocess.DEVNULL, start_new_session=True)
+            for port in ports
+        ]
+        try:
+            for port, process in zip(ports, processes, strict=True):
+                answering(f"http://127.0.0.1:{port}", process)
+            with nginx_front(front, ports, balance):
+                yield f"http://127.0.0.1:{front}", [process.pid for process in processes]
+        finally:
+            for process in processes:
+                process.send_signal(signal.SIGTERM)
+            for process in processes:
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait()
+
+    return serving
+
+
+def answering(url: str, process: subprocess.Popen[bytes]) -> None:
+    for _ in range(600):
+        if process.poll() is not None:
+            raise SystemExit(f"a server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/api/catalog", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"{url} did not answer")
+
+
+@contextmanager
+def nginx_front(port: int, ports: list[int], balance: str) -> Iterator[None]:
+    """nginx on ``port`` (plain HTTP) in front of ``ports``, with deploy/nginx.conf's upstream and
+    maps as they are written there."""
+    import re
+    import shutil
+
+    text = (ROOT / "deploy" / "nginx.conf").read_text("utf-8")
+    blocks = [re.search(pattern, text, re.S).group(0)  # type: ignore[union-attr]
+              for pattern in (r"upstream ludotheque \{.*?\n\}", r"map \$http_upgrade .*?\n\}",
+                              r"map \$uri \$ludotheque_game .*?\n\}")]
+    servers = "\n    ".join(f"server 127.0.0.1:{backend};" for backend in ports)
+    blocks[0] = blocks[0].replace("server 127.0.0.1:8000;", servers)
+    if balance == "any":
+        blocks[0] = re.sub(r"\n *hash [^;]*;", "", blocks[0])
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    with tempfile.TemporaryDirectory() as folder:
+        temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n"
+                       for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        user = "user root;\n" if os.geteuid() == 0 else ""
+        config = Path(folder) / "nginx.conf"
+        config.write_text(NGINX_FRONT.format(user=user, folder=folder, temp=temp, blocks="\n".join(blocks),
+                                             port=port), "utf-8")
+        process = subprocess.Popen([binary, "-p", folder, "-e", f"{folder}/error.log", "-c", str(config)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            answering(f"http://127.0.0.1:{port}", process)
+            yield
+        finally:
+            process.send_signal(signal.SIGQUIT)
+            process.wait(30)
 
 
 def stored_moves(db: str, threads: int, seconds: float) -> dict[str, Any]:
