@@ -3,10 +3,13 @@ rated tournaments rate their games; scheduled starts and the sweep's safety net.
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi.testclient import TestClient
+
+from ludotheque.server.tournaments import SWEEP_EVERY_S
 
 from .helpers import Person, eventually, game_ended, sweep
 
@@ -147,3 +150,20 @@ def test_scheduled_starts_and_the_sweep(client: TestClient) -> None:
     assert doc["pairings"][0]["boards"][0]["result"] == "1-0" and doc["round"] == 2
     assert [t["id"] for t in client.get("/api/tournaments?status=cancelled").json()["tournaments"]] == [
         lonely["id"]]
+
+
+def test_a_start_that_comes_while_the_sweep_runs_is_swept_at_once(client: TestClient) -> None:
+    """The sweep checks which tournaments are due, then looks for the next start: one that
+    came between the two was found by neither and waited a whole SWEEP_EVERY_S (seen as a
+    start 5 s late on a loaded machine)."""
+    service = client.app.state.tournaments  # type: ignore[attr-defined]
+    ada = Person(client, "Ada")
+    began = time.time()
+    starts = datetime.fromtimestamp(began + 0.5, UTC)
+    created = ada.post(client, "/api/tournaments", {**PYLOS, "starts_at": starts.isoformat()}).json()
+    time.sleep(max(0.0, began + 0.7 - time.time()))  # the start passes while the sweep "runs"
+    pause = client.portal.call(service.sweep_once, began)  # type: ignore[union-attr]
+    assert client.get(f"/api/tournaments/{created['id']}").json()["status"] == "upcoming"
+    assert pause <= 0.1, pause
+    assert client.portal.call(service.sweep_once) == SWEEP_EVERY_S  # type: ignore[union-attr]
+    assert client.get(f"/api/tournaments/{created['id']}").json()["status"] == "cancelled"  # nobody came

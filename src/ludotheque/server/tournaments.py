@@ -329,10 +329,10 @@ class Tournaments:
         self.hub.background.spawn(notices.tell_turns(set(accounts)))
 
     # -- the safety net ------------------------------------------------------------------------------
-    async def sweep(self) -> None:
-        """Start the tournaments whose time came, score games over that no call reported, and
-        create the games a round still lacks."""
-        for tournament_id in await self._run(self.store.due, time.time()):
+    async def sweep(self, now: float | None = None) -> None:
+        """Start the tournaments whose time came (by ``now``: this moment by default), score
+        games over that no call reported, and create the games a round still lacks."""
+        for tournament_id in await self._run(self.store.due, time.time() if now is None else now):
             try:
                 await self.start(tournament_id)
             except ApiError as error:
@@ -358,15 +358,24 @@ class Tournaments:
         """Sweep every ``SWEEP_EVERY_S``, and at the moment a scheduled start or an arena's end
         comes (every worker does: whichever is alive starts a tournament on time)."""
         while True:
-            pause = SWEEP_EVERY_S
             try:
-                await self.sweep()
-                deadline = await self._run(self.store.next_deadline, time.time())
-                if deadline is not None:
-                    pause = min(pause, max(0.05, deadline - time.time() + 0.01))
+                pause = await self.sweep_once()
             except Exception:  # the database may be away for a while: try again later
                 log.warning("the tournaments' sweep failed", exc_info=True)
+                pause = SWEEP_EVERY_S
             await asyncio.sleep(pause)
+
+    async def sweep_once(self, now: float | None = None) -> float:
+        """One sweep from ``now`` (this moment by default); how long until the next. The next
+        start is looked for after the moment the sweep started from, not after its end: a start
+        that came while it ran (after its check, before the end) is swept at once, not a whole
+        ``SWEEP_EVERY_S`` late."""
+        now = time.time() if now is None else now
+        await self.sweep(now)
+        deadline: float | None = await self._run(self.store.next_deadline, now)
+        if deadline is None:
+            return SWEEP_EVERY_S
+        return min(SWEEP_EVERY_S, max(0.05, deadline - time.time() + 0.01))
 
     # -- documents -----------------------------------------------------------------------------------
     async def document(self, tournament_id: str) -> dict[str, Any]:
