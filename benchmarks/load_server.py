@@ -474,14 +474,7 @@ def workers(db: str, redis_url: str, count: int) -> Iterator[tuple[str, int]]:
                                start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            if process.poll() is not None:
-                raise SystemExit(f"the workers exited with {process.returncode}")
-            try:
-                with urllib.request.urlopen(url + "/api/catalog", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.1)
+        answering(url, process)
         time.sleep(2.0)  # every worker has started (the first to answer may be alone)
         yield url, process.pid
     finally:
@@ -529,9 +522,10 @@ def behind_nginx(balance: str) -> Callable[[str, str, int], Any]:
 
 
 def answering(url: str, process: subprocess.Popen[bytes]) -> None:
+    """Wait until the server of ``process`` answers at ``url`` (a minute at most)."""
     for _ in range(600):
         if process.poll() is not None:
-            raise SystemExit(f"a server exited with {process.returncode}")
+            raise SystemExit(f"the server at {url} exited with {process.returncode}")
         try:
             with urllib.request.urlopen(url + "/api/catalog", timeout=2):
                 return
