@@ -16,6 +16,7 @@ from sqlalchemy.engine import make_url
 
 from ludotheque.server.config import database_url
 from tests.distributed.parts import RedisServer
+from tests.support.postgres import drop_database
 
 POSTGRES_ENV = "LUDOTHEQUE_TEST_POSTGRES"
 
@@ -44,6 +45,5 @@ def postgres_db() -> Iterator[str]:
     try:
         yield make_url(url).set(database=name).render_as_string(hide_password=False)
     finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        drop_database(admin, name)
         admin.dispose()

@@ -23,6 +23,7 @@ from ludotheque.cli.common import RegistryCommand, RegistryGroup
 from ludotheque.cli.operate import backup, doctor, restore
 from ludotheque.server.config import database_url
 from tests.distributed.conftest import redis_server  # noqa: F401 (a fixture of these tests too)
+from tests.support.postgres import drop_database
 
 POSTGRES_ENV = "LUDOTHEQUE_TEST_POSTGRES"
 # Settings a developer's shell may hold that would change what the commands check.
@@ -66,9 +67,8 @@ def new_postgres() -> Iterator[NewDatabase]:
     try:
         yield new
     finally:
-        with admin.connect() as connection:
-            for name in made:
-                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        for name in made:
+            drop_database(admin, name)
         admin.dispose()
 
 
