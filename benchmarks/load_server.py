@@ -478,12 +478,7 @@ def workers(db: str, redis_url: str, count: int) -> Iterator[tuple[str, int]]:
         time.sleep(2.0)  # every worker has started (the first to answer may be alone)
         yield url, process.pid
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_servers([process])
 
 
 def behind_nginx(balance: str) -> Callable[[str, str, int], Any]:
@@ -509,16 +504,22 @@ def behind_nginx(balance: str) -> Callable[[str, str, int], Any]:
             with nginx_front(front, ports, balance):
                 yield f"http://127.0.0.1:{front}", [process.pid for process in processes]
         finally:
-            for process in processes:
-                process.send_signal(signal.SIGTERM)
-            for process in processes:
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+            stop_servers(processes)
 
     return serving
+
+
+def stop_servers(processes: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM to every server at once (a graceful stop), then SIGKILL to the session of any
+    still running after 30 s (its workers with it: each server is started in a session of its own)."""
+    for process in processes:
+        process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def answering(url: str, process: subprocess.Popen[bytes]) -> None:
