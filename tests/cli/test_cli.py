@@ -172,6 +172,15 @@ def test_hot_seat_with_hidden_information_hands_over_between_players() -> None:
     assert "Hand the keyboard" not in out, "Pylos hides nothing: no hand-over"
 
 
+def test_without_vs_the_other_seat_is_the_medium_level_in_both_languages() -> None:
+    code, out = run("play", "pylos", "--second", "--seed", "2", "--lang", "en", input="quit\n")
+    assert code == 0 and "Light: medium, Dark: human" in out and "Light (medium) plays " in out
+    code, out = run("play", "pylos", "--seed", "2", "--lang", "fr", input="quitter\n")
+    assert code == 0 and "Clair : humain, Foncé : moyen" in out
+    code, out = run("play", "--help")
+    assert "default: medium" in out
+
+
 def test_vs_or_a_side_beside_seats_is_an_error() -> None:
     code, out = run("play", "pylos", "--seats", "human,human", "--vs", "hard", "--lang", "en")
     assert code == 1 and "--vs and --seats do not go together" in out

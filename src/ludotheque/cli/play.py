@@ -34,6 +34,9 @@ from .rules import game_rules
 HUMAN = "human"
 HUMAN_NAMES = ("human", "humain")
 SEAT_LEVELS = ("random", "easy", "medium", "hard")
+DEFAULT_OPPONENT = "medium"
+"""Who plays the other seats without ``--vs``: a level that answers at once and still punishes
+a loose move, where a random player teaches nothing."""
 COMMANDS = {
     "help": ("help", "aide", "?"),
     "moves": ("moves", "coups"),
@@ -148,7 +151,7 @@ def play(
     vs: Annotated[
         str | None,
         typer.Option("--vs", help="Opponents: human, random, easy, medium or hard (French names too; "
-                                  "default: random)."),
+                                  "default: medium)."),
     ] = None,
     seats: Annotated[
         str | None,
@@ -190,7 +193,7 @@ def seat_kinds(game: Game, vs: str | None, seats: str | None, first: bool | None
         if len(names) != game.players:
             fail(_say("seat_count", lang, count=len(names), game=game.id, players=game.players), lang)
         return [_seat_kind(name, lang) for name in names]
-    kinds = [_seat_kind(vs or "random", lang)] * game.players
+    kinds = [_seat_kind(vs or DEFAULT_OPPONENT, lang)] * game.players
     kinds[0 if first is None or first else 1] = HUMAN
     return kinds
 
