@@ -151,7 +151,7 @@ def play(
     vs: Annotated[
         str | None,
         typer.Option("--vs", help="Opponents: human, random, easy, medium or hard (French names too; "
-                                  "default: medium)."),
+                                  f"default: {DEFAULT_OPPONENT})."),
     ] = None,
     seats: Annotated[
         str | None,
