@@ -38,6 +38,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "human": {"fr": "humain", "en": "human"},
     "bot_thinking": {"fr": "{side} ({level}) réfléchit…", "en": "{side} ({level}) is thinking…"},
     "bot_played": {"fr": "{side} ({level}) joue {move}.", "en": "{side} ({level}) plays {move}."},
+    "bot_played_unsolved": {
+        "fr": "{side} ({level}) joue {move} : position hors des tables ici, coup du niveau {fallback}.",
+        "en": "{side} ({level}) plays {move}: a position outside the tables here, the {fallback} "
+              "level's move.",
+    },
     "played": {"fr": "Joué : {move}", "en": "Played: {move}"},
     "bad_move": {"fr": "Coup refusé : {reason}", "en": "Move refused: {reason}"},
     "legal_moves": {"fr": "Coups légaux ({count}) :", "en": "Legal moves ({count}):"},

@@ -181,6 +181,22 @@ def test_without_vs_the_other_seat_is_the_medium_level_in_both_languages() -> No
     assert "default: medium" in out
 
 
+def test_perfect_says_when_a_move_is_outside_its_tables(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # No tables at all: every move of the perfect level is its fallback's, and it says so.
+    monkeypatch.setenv("LUDOTHEQUE_TABLES", str(tmp_path))
+    code, out = run("play", "pylos", "--variant", "kids", "--vs", "perfect", "--second", "--seed", "3",
+                    "--lang", "en", input="quit\n")
+    flat = " ".join(out.split())
+    assert code == 0 and "Light: perfect, Dark: human" in flat
+    assert re.search(r"Light \(perfect\) plays \S+: a position outside the tables here, the hard "
+                     r"level's move\.", flat)
+    code, out = run("play", "pylos", "--variant", "kids", "--vs", "parfait", "--second", "--seed", "3",
+                    "--lang", "fr", input="quitter\n")
+    assert re.search(r"Clair \(parfait\) joue \S+ : position hors des tables ici, coup du niveau "
+                     r"difficile\.", " ".join(out.split()))
+
+
 def test_vs_or_a_side_beside_seats_is_an_error() -> None:
     code, out = run("play", "pylos", "--seats", "human,human", "--vs", "hard", "--lang", "en")
     assert code == 1 and "--vs and --seats do not go together" in out

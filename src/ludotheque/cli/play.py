@@ -25,7 +25,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .. import i18n
-from ..ai.levels import canonical_level, level_label
+from ..ai.levels import PERFECT, PERFECT_SPEC, canonical_level, level_label
 from ..core import Game, Record, Result, State, info
 from .boards import board_module
 from .common import GameArgument, LangOption, PlayersOption, VariantOption, console, fail, language, load_game
@@ -308,10 +308,15 @@ class Terminal:
         before = self.session.state
         with quiet_keyboard(self.out):  # building the bot (a kernel to load) takes time too
             bot = self.bot(player, kind)
-            move = self.thinking(self.side(player), label, lambda progress: bot.choose(before, progress))
-        self.session.play(str(move))
+            said = self.thinking(self.side(player), label, lambda progress: bot.analyse(before, progress))
+        self.session.play(str(said.best_move))
         shown = self.session.move_text(len(self.session.moves) - 1, self.reader())
-        self.say("bot_played", side=self.side(player), level=label, move=shown)
+        if kind == PERFECT and said.algorithm != PERFECT:
+            # Perfect play only where the tables reach: elsewhere say whose move it was.
+            self.say("bot_played_unsolved", side=self.side(player), level=label, move=shown,
+                     fallback=level_label(PERFECT_SPEC.options["fallback"], self.lang))
+        else:
+            self.say("bot_played", side=self.side(player), level=label, move=shown)
         self.tell_events(before)
 
     def tell_events(self, before: State) -> None:
