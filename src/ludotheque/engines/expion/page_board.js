@@ -57,19 +57,40 @@ function remember(view) {
   if (view?.holders) lastView = view;
 }
 
-/** The camps `seat` holds, in turn order, as the view's `holders` say. */
-function campsOf(seat, view) {
-  return Object.entries(view?.holders ?? {}).filter(([, holder]) => holder === seat).map(([camp]) => camp);
+// Who holds each camp by player count, as the rules seat them: a page with no game yet (the
+// lobby's form) names the seats from it; a game's view says the same in its `holders`.
+const SEATING = {
+  2: { N: 0, E: 1, S: 0, W: 1 },
+  3: { N: 0, E: 1, S: 0, W: 2 },
+  4: { N: 0, E: 1, S: 2, W: 3 },
+};
+
+/** The camps `seat` holds, in turn order, as the view's `holders` say (else the rules' seating). */
+function campsOf(seat, view, players) {
+  const holders = view?.holders ?? SEATING[players] ?? {};
+  return Object.entries(holders).filter(([, holder]) => holder === seat).map(([camp]) => camp);
 }
 
 export function seatName(seat, players, lang, view = lastView) {
   const w = words(lang);
-  return campsOf(seat, view).map((camp) => w.camps[camp]).join(w.and) || `#${seat + 1}`;
+  return campsOf(seat, view, players).map((camp) => w.camps[camp]).join(w.and) || `#${seat + 1}`;
 }
 
 export function seatBadge(seat, players, lang, view = lastView) {
   const w = words(lang);
-  return campsOf(seat, view).map((camp) => w.letters[camp]).join("") || String(seat + 1);
+  return campsOf(seat, view, players).map((camp) => w.letters[camp]).join("") || String(seat + 1);
+}
+
+const SEATING_NOTES = {
+  fr: "À 3 joueurs, Nord et Sud jouent 2 tours sur 4 avec leurs 14 billes, Est et Ouest chacun 1 avec ses 7 : "
+    + "à force égale, Nord et Sud gagnent presque toujours. Donnez-les au joueur le moins fort.",
+  en: "With 3 players, North and South move on 2 turns of 4 with their 14 marbles, East and West on 1 each "
+    + "with their 7: at equal strength North and South nearly always win. Give them to the weaker player.",
+};
+
+/** What the lobby's form says under the seats for `players` (null: nothing to say). */
+export function seatingNote(players, lang) {
+  return players === 3 ? SEATING_NOTES[lang] ?? SEATING_NOTES.en : null;
 }
 
 /** In the move list, a seat by its camps' letters (four camps to a line). */

@@ -172,8 +172,36 @@ function fillSeats() {
     const select = el("select", { name: `seat${seat}`, "data-seat": seat }, ...options);
     // A sensible default: me against the computer.
     select.value = seat === 0 ? "human" : `bot:${botLevels(entry).includes("easy") ? "easy" : botLevels(entry)[0]}`;
-    fieldset.append(el("label", {}, el("span", {}, `${t("form.seat")} ${seat + 1}`), select));
+    fieldset.append(el("label", {}, el("span", { "data-seat-name": seat }, `${t("form.seat")} ${seat + 1}`), select));
   }
+  nameSeats(entry, players);
+}
+
+const boards = new Map();
+
+/** The game's board module (the catalog's `board`), loaded once; null where it does not load. */
+function boardOf(entry) {
+  if (!entry?.board) return Promise.resolve(null);
+  if (!boards.has(entry.id)) boards.set(entry.id, import(entry.board).catch(() => null));
+  return boards.get(entry.id);
+}
+
+/**
+ * Each seat of the form by the side it plays (Light, North and South…), from the game's board
+ * module, and what the game says of its seating (Ex*Pion with 3 players: one seat is far stronger).
+ */
+async function nameSeats(entry, players) {
+  const board = await boardOf(entry);
+  if (facts($("#form-game").value) !== entry || Number($("#form-players").value || 2) !== players) return;
+  for (const span of document.querySelectorAll("#form-seats [data-seat-name]")) {
+    const seat = Number(span.dataset.seatName);
+    const side = board?.seatName?.(seat, players, lang);
+    if (side && !side.startsWith("#")) span.textContent = `${t("form.seat")} ${seat + 1} — ${side}`;
+  }
+  const note = $("#form-seating");
+  const said = board?.seatingNote?.(players, lang) ?? null;
+  note.hidden = !said;
+  note.textContent = said ?? "";
 }
 
 function wireForm() {
