@@ -197,6 +197,19 @@ def test_perfect_says_when_a_move_is_outside_its_tables(tmp_path: Path,
                      r"difficile\.", " ".join(out.split()))
 
 
+def test_three_player_expion_says_the_lone_seat_nearly_always_wins() -> None:
+    code, out = run("play", "expion", "--players", "3", "--seats", "human,random,random", "--lang", "en",
+                    input="quit\n")
+    flat = " ".join(out.split())
+    assert code == 0 and "at equal strength North and South nearly always win." in flat
+    code, out = run("play", "expion", "--players", "3", "--seats", "humain,hasard,hasard", "--lang", "fr",
+                    input="quitter\n")
+    assert "à force égale, Nord et Sud gagnent presque toujours." in " ".join(out.split())
+    code, out = run("play", "expion", "--players", "4", "--seats", "human,random,random,random",
+                    "--lang", "en", input="quit\n")
+    assert code == 0 and "nearly always win" not in " ".join(out.split())
+
+
 def test_vs_or_a_side_beside_seats_is_an_error() -> None:
     code, out = run("play", "pylos", "--seats", "human,human", "--vs", "hard", "--lang", "en")
     assert code == 1 and "--vs and --seats do not go together" in out

@@ -260,6 +260,10 @@ class Terminal:
         title = facts.title.get(self.lang, game.id)
         self.say("start", title=title, variant=facts.variant_name(game.variant, self.lang),
                  players=game.players, seats=seats)
+        seating_note = getattr(self.board, "seating_note", None)
+        note = seating_note(game.players, lang=self.lang) if seating_note is not None else None
+        if note:
+            self.out.print(escape(note))
 
     # -- turns -------------------------------------------------------------------------------
     def human_turn(self, player: int) -> bool:

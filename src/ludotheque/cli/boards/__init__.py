@@ -16,8 +16,9 @@ This module holds what every board shares (result sentences, turn lines, cells o
 - optionally ``details(view, *, lang)`` (the ``info`` command, in sentences), ``final_view(views)``
   (one view holding every player's secrets, shown once the game is over), ``events(before, after,
   move, *, lang) -> list[str]`` (what a move did that its text does not say, from the views of the
-  same reader before and after it: a tile revealed, marbles captured) and ``LIST_MOVES`` (the game
-  loop lists the legal moves under the board).
+  same reader before and after it: a tile revealed, marbles captured), ``seating_note(players, *,
+  lang) -> str | None`` (what the seating means, said once at the start: Ex*Pion's lone player with
+  3) and ``LIST_MOVES`` (the game loop lists the legal moves under the board).
 
 >>> describe_result({"game": "pylos"}, {"winners": [1], "scores": [-1, 1], "reason": "empty_reserve"},
 ...                 "fr", winner="Foncé", loser="Clair")

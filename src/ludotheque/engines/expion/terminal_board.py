@@ -102,6 +102,19 @@ NOTATION = {
 }
 
 
+SEATING_NOTES = {
+    "fr": "À 3 joueurs, Nord et Sud jouent 2 tours sur 4 avec leurs 14 billes, Est et Ouest chacun 1 "
+          "avec ses 7 : à force égale, Nord et Sud gagnent presque toujours.",
+    "en": "With 3 players, North and South move on 2 turns of 4 with their 14 marbles, East and West "
+          "on 1 each with their 7: at equal strength North and South nearly always win.",
+}
+
+
+def seating_note(players: int, *, lang: str) -> str | None:
+    """What the seating means, said at the start: with 3 players, the lone player's edge."""
+    return SEATING_NOTES.get(lang, SEATING_NOTES["en"]) if players == 3 else None
+
+
 def _words(lang: str) -> dict[str, Any]:
     return WORDS.get(lang, WORDS["en"])
 
