@@ -172,9 +172,14 @@ function fillSeats() {
     const select = el("select", { name: `seat${seat}`, "data-seat": seat }, ...options);
     // A sensible default: me against the computer.
     select.value = seat === 0 ? "human" : `bot:${botLevels(entry).includes("easy") ? "easy" : botLevels(entry)[0]}`;
-    fieldset.append(el("label", {}, el("span", { "data-seat-name": seat }, `${t("form.seat")} ${seat + 1}`), select));
+    fieldset.append(el("label", {}, el("span", { "data-seat-name": seat }, seatLabel(seat)), select));
   }
   nameSeats(entry, players);
+}
+
+/** A seat's label in the form: "Seat 2", or "Seat 2 — Dark" once its side is known. */
+function seatLabel(seat, side = "") {
+  return side ? `${t("form.seat")} ${seat + 1} — ${side}` : `${t("form.seat")} ${seat + 1}`;
 }
 
 const boards = new Map();
@@ -196,7 +201,7 @@ async function nameSeats(entry, players) {
   for (const span of document.querySelectorAll("#form-seats [data-seat-name]")) {
     const seat = Number(span.dataset.seatName);
     const side = board?.seatName?.(seat, players, lang);
-    if (side && !side.startsWith("#")) span.textContent = `${t("form.seat")} ${seat + 1} — ${side}`;
+    if (side && !side.startsWith("#")) span.textContent = seatLabel(seat, side);
   }
   const note = $("#form-seating");
   const said = board?.seatingNote?.(players, lang) ?? null;
