@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 
 def create(api: httpx.Client, game: str, seats: list[str], **extra: Any) -> dict[str, Any]:
@@ -46,22 +47,31 @@ def moves_shown(page: Page) -> list[str]:
     return [text.strip() for text in texts]
 
 
+CLICK_MS = 2_000
+"""How long one click of :func:`click_one_move` waits for its element before looking again."""
+
+
 def click_one_move(page: Page) -> None:
     """Play one move with the mouse only: the first highlighted element, then the first offered
-    follow-up, until the page sends the move."""
+    follow-up, until the page sends the move. The move may go out while the board still shows
+    the last position's targets (its answer not yet drawn): a click whose element vanished under
+    it (the board redrawn for the other side's turn) is not a failure, the page is looked at again."""
     wait_my_turn(page)
     before = len(moves_shown(page))
     for _ in range(16):
-        targets = page.locator("#board .target:not(.mini)")
-        buttons = page.locator("#choices button.choice")
-        if targets.count() > 0:
-            targets.first.click()
-        elif buttons.count() > 0:
-            buttons.first.click()
-        else:
-            break
         if len(moves_shown(page)) > before or page.locator("#turn.my-turn").count() == 0:
             break
+        targets = page.locator("#board .target:not(.mini)")
+        buttons = page.locator("#choices button.choice")
+        try:
+            if targets.count() > 0:
+                targets.first.click(timeout=CLICK_MS)
+            elif buttons.count() > 0:
+                buttons.first.click(timeout=CLICK_MS)
+            else:
+                break
+        except PlaywrightTimeoutError:
+            continue
     expect(page.locator("#moves [data-ply]")).not_to_have_count(before)
 
 
