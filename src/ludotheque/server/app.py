@@ -177,6 +177,7 @@ def create_app(
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
             await hub.close()
+            await storage.close_loop_connections()
             storage.close()
 
     # The server's figures are Prometheus' (metrics.py); FastAPI's native OpenTelemetry, on

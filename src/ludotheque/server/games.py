@@ -171,8 +171,8 @@ class Games:
                 await self.storage.store_change(session.meta.id, old, new, session.version + 1)
                 session.version += 1
             else:
-                seen, new, version = await self.storage.run(
-                    self.storage.change_locked, session.meta.id, session.version, old, operation)
+                seen, new, version = await self.storage.change_shared(
+                    session.meta.id, session.version, old, operation)
                 stale, old = seen is not old, seen
                 if new is old and not stale:
                     return old
@@ -207,8 +207,8 @@ class Games:
                 raise ApiError(409, "the game changed meanwhile: try again", "stale_ply")
             return new
 
-        _, _, session.version = await self.storage.run(
-            self.storage.change_locked, session.meta.id, session.version, old, unless_changed)
+        _, _, session.version = await self.storage.change_shared(
+            session.meta.id, session.version, old, unless_changed)
 
     def game_news(self, session: GameSession) -> dict[str, Any] | None:
         """The other workers' news of ``session``'s stored version (``None`` without them), built
