@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy import text
 
 import ludotheque
+from ludotheque.server import metrics
 from ludotheque.server import storage as storage_module
 from ludotheque.server.clocks import Instant
 from ludotheque.server.config import database_url
@@ -111,7 +112,16 @@ def end_other_backends(storage: Storage) -> int:
     return int(ended)
 
 
+def connection_calls() -> float:
+    """Storage calls counted by ``ludotheque_db_connection_seconds`` in this process."""
+    value = metrics.REGISTRY.get_sample_value("ludotheque_db_connection_seconds_count",
+                                              {"worker": metrics.WORKER})
+    return value or 0.0
+
+
 def test_an_up_to_date_move_needs_no_database_thread(storage: CountingStorage) -> None:
+    counted = connection_calls()
+
     async def steps() -> None:
         first = first_copy(storage)
         _, one, version = await storage.change_shared(GAME_ID, 0, first, a_move("1a1", 0)[1])
@@ -121,6 +131,7 @@ def test_an_up_to_date_move_needs_no_database_thread(storage: CountingStorage) -
     asyncio.run(on_the_loop(storage, steps))
     assert storage.on_threads == []
     assert stored(storage) == (("1a1", "1a2"), 2)
+    assert connection_calls() == counted + 2  # each move's statement is timed for /metrics
 
 
 def test_a_stale_copy_goes_the_locked_way_on_a_thread(storage: CountingStorage) -> None:

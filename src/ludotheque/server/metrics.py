@@ -159,8 +159,9 @@ def moves_played(game: str, count: int = 1) -> None:
 
 
 def connection_held(seconds: float) -> None:
-    """A change stored on the event loop's own connection (SQLite, ``Storage.store_change``)
-    held it ``seconds``: counted as a storage call's (that connection is never checked in)."""
+    """A change stored on one of the event loop's own connections (SQLite's,
+    ``Storage.store_change``; PostgreSQL's for a worker's move, ``Storage.change_shared``) held
+    it ``seconds``: counted as a storage call's (those connections are never checked in)."""
     _child(DB_CONNECTION_SECONDS, WORKER).observe(seconds)
 
 
