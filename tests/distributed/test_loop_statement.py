@@ -11,7 +11,6 @@ thread: a thread's two wake-ups per move cost a worker more than the statement i
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
@@ -25,6 +24,7 @@ from ludotheque.server.clocks import Instant
 from ludotheque.server.config import database_url
 from ludotheque.server.snapshots import GameMeta, Seat, Snapshot, begin, new_snapshot, play
 from ludotheque.server.storage import LostAnswer, Operation, Storage
+from tests.support import run_async
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -128,7 +128,7 @@ def test_an_up_to_date_move_needs_no_database_thread(storage: CountingStorage) -
         _, two, version = await storage.change_shared(GAME_ID, version, one, a_move("1a2", 1)[1])
         assert version == 2 and two.moves == ("1a1", "1a2")
 
-    asyncio.run(on_the_loop(storage, steps))
+    run_async(on_the_loop(storage, steps))
     assert storage.on_threads == []
     assert stored(storage) == (("1a1", "1a2"), 2)
     assert connection_calls() == counted + 2  # each move's statement is timed for /metrics
@@ -144,7 +144,7 @@ def test_a_stale_copy_goes_the_locked_way_on_a_thread(storage: CountingStorage) 
         _, two, version = await storage.change_shared(GAME_ID, version - 1, one, operation)
         return seen, two, version
 
-    seen, two, version = asyncio.run(on_the_loop(storage, steps))
+    seen, two, version = run_async(on_the_loop(storage, steps))
     assert storage.on_threads == ["_change_under_lock"]
     assert len(seen) == 2  # on the copy (stored nothing), then on the stored game
     assert version == 2 and stored(storage) == (("1a1", "1a2"), 2) and two.moves == ("1a1", "1a2")
@@ -158,7 +158,7 @@ def test_every_loop_connection_busy_goes_the_threads_way(storage: CountingStorag
         _, _, version = await storage.change_shared(GAME_ID, 0, first_copy(storage), a_move("1a1", 0)[1])
         return version
 
-    assert asyncio.run(on_the_loop(storage, steps)) == 1
+    assert run_async(on_the_loop(storage, steps)) == 1
     assert storage.on_threads == ["_change_under_lock"]
     assert stored(storage) == (("1a1",), 1)
 
@@ -176,7 +176,7 @@ def test_a_move_after_the_loop_connection_broke_is_stored_once(storage: Counting
         assert version == 3 and three.moves == ("1a1", "1a2", "1a3")
         return seen
 
-    seen = asyncio.run(on_the_loop(storage, steps))
+    seen = run_async(on_the_loop(storage, steps))
     assert all(snap.moves == ("1a1",) for snap in seen)  # on the copy, then under the lock
     assert storage.on_threads == ["_change_under_lock"]
     assert stored(storage) == (("1a1", "1a2", "1a3"), 3)
@@ -191,7 +191,7 @@ def test_a_stored_move_whose_answer_was_lost_is_not_made_twice(postgres_db: str)
             _, one, version = await losing.change_shared(GAME_ID, 0, first_copy(losing), operation)
             return one, version
 
-        one, version = asyncio.run(on_the_loop(losing, steps))
+        one, version = run_async(on_the_loop(losing, steps))
         assert len(seen) == 1  # found stored under the lock: not applied again
         assert losing.on_threads == ["_change_under_lock"]
         assert version == 1 and one.moves == ("1a1",)
