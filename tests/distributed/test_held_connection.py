@@ -25,7 +25,8 @@ import ludotheque
 from ludotheque.server.clocks import Instant
 from ludotheque.server.config import database_url
 from ludotheque.server.snapshots import GameMeta, Seat, Snapshot, begin, new_snapshot, play
-from ludotheque.server.storage import Operation, Storage
+from ludotheque.server.storage import Storage
+from tests.distributed.changes import a_move, end_other_backends
 
 GAME_ID = "held"
 
@@ -47,30 +48,10 @@ def storage(postgres_db: str) -> Iterator[Storage]:
     storage.close()
 
 
-def end_other_backends(storage: Storage) -> int:
-    """Terminate every other connection to the test database (as a restart would); how many."""
-    with storage.engine.connect() as admin:
-        ended = admin.execute(text(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar_one()
-        admin.commit()
-    return int(ended)
-
-
 def moves_stored(storage: Storage) -> tuple[str, ...]:
     loaded = storage.load(GAME_ID)
     assert loaded is not None
     return loaded[1].moves
-
-
-def a_move(notation: str, seat: int) -> tuple[list[Snapshot], Operation]:
-    seen: list[Snapshot] = []
-
-    def operation(snap: Snapshot, now: Instant) -> Snapshot:
-        seen.append(snap)
-        return play(snap, seat, notation, None, now)
-
-    return seen, operation
 
 
 class LosingAnswers(Storage):

@@ -22,8 +22,9 @@ from ludotheque.server import metrics
 from ludotheque.server import storage as storage_module
 from ludotheque.server.clocks import Instant
 from ludotheque.server.config import database_url
-from ludotheque.server.snapshots import GameMeta, Seat, Snapshot, begin, new_snapshot, play
-from ludotheque.server.storage import LostAnswer, Operation, Storage
+from ludotheque.server.snapshots import GameMeta, Seat, Snapshot, begin, new_snapshot
+from ludotheque.server.storage import LostAnswer, Storage
+from tests.distributed.changes import a_move, end_other_backends
 from tests.support import run_async
 
 P = ParamSpec("P")
@@ -79,16 +80,6 @@ def stored(storage: Storage) -> tuple[tuple[str, ...], int]:
     return loaded[1].moves, loaded[2]
 
 
-def a_move(notation: str, seat: int) -> tuple[list[Snapshot], Operation]:
-    seen: list[Snapshot] = []
-
-    def operation(snap: Snapshot, now: Instant) -> Snapshot:
-        seen.append(snap)
-        return play(snap, seat, notation, None, now)
-
-    return seen, operation
-
-
 def first_copy(storage: Storage) -> Snapshot:
     loaded = storage.load(GAME_ID)
     assert loaded is not None
@@ -101,15 +92,6 @@ async def on_the_loop(storage: Storage, steps: Callable[[], Any]) -> Any:
         return await steps()
     finally:
         await storage.close_loop_connections()
-
-
-def end_other_backends(storage: Storage) -> int:
-    with storage.engine.connect() as admin:
-        ended = admin.execute(text(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar_one()
-        admin.commit()
-    return int(ended)
 
 
 def connection_calls() -> float:
