@@ -11,6 +11,7 @@
  * game is over, so nothing it shows is a secret any more.
  */
 
+import { catalogGames, loadBoard } from "./boards.js";
 import { api, ApiError, gamePath } from "./api.js";
 import { el } from "./dom.js";
 import { addWords, currentLanguage, errorText, pick, translatePage } from "./i18n.js";
@@ -21,7 +22,6 @@ addWords(WORDS);
 const lang = currentLanguage();
 const t = translatePage(lang);
 const $ = (selector) => document.querySelector(selector);
-const GENERIC_BOARD = "/static/games/generic.js";
 const POLL_MS = 700;
 
 const page = {
@@ -44,10 +44,8 @@ async function start() {
     api("GET", "/api/catalog").catch(() => null),
   ]);
   page.doc = doc;
-  const games = Array.isArray(catalog) ? catalog : catalog?.games ?? [];
-  const facts = games.find((entry) => entry.id === doc.game);
-  page.board = await import(facts?.board ?? `/static/games/${encodeURIComponent(doc.game)}.js`)
-    .catch(() => import(GENERIC_BOARD));
+  const facts = catalogGames(catalog).find((entry) => entry.id === doc.game);
+  page.board = await loadBoard(doc.game, facts);
   const title = facts ? pick(facts.title, lang) : doc.game;
   $("#analysis-title").textContent = `${t("analysis.title")} — ${title}`;
   document.title = `${t("analysis.title")} — ${title} — Ludothèque`;

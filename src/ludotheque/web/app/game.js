@@ -9,6 +9,7 @@
  * of them with `?seat=n` — on the same screen, as whichever held seat is to move.
  */
 
+import { catalogGames as catalogOf, loadBoard } from "./boards.js";
 import { api, apiText, ApiError, gamePath, heldSeats, inviteHandoff, migrateLegacyTokens } from "./api.js";
 import { setRovingCell } from "./boardnav.js";
 import { ClockDisplay, deadlineOf, formatDeadline, formatSeconds, timeControlText } from "./clock.js";
@@ -69,8 +70,6 @@ const COORDS = "ludotheque.coords";
 const CONFIRM = "ludotheque.confirm";
 
 const clocks = new ClockDisplay(renderClocks);
-// The board of a game that ships none of its own (see the catalog's `board`).
-const GENERIC_BOARD = "/static/games/generic.js";
 
 start().catch((error) => showMessage(errorText(lang, error)));
 
@@ -127,9 +126,7 @@ function onConnection(up) {
 }
 
 function catalogGames() {
-  const catalog = page.catalog;
-  if (!catalog) return [];
-  return Array.isArray(catalog) ? catalog : catalog.games ?? [];
+  return catalogOf(page.catalog);
 }
 
 /**
@@ -147,7 +144,7 @@ async function onDocument(doc, { isReply = false, sentAt = null } = {}) {
   if (before && before.moves.length !== doc.moves.length) page.pendingMove = null;
   page.viewsByPly.set(doc.moves.length, doc.view);
   if (first || !page.board || page.boardOf !== doc.game) {
-    page.board = await loadBoard(doc.game);
+    page.board = await loadBoard(doc.game, gameFacts(doc.game));
     page.boardOf = doc.game;
     page.picker = new MovePicker(page.board);
     setupStaticParts(doc);
@@ -183,16 +180,6 @@ function soundsOf(before, doc) {
 /** The game's facts from the catalog (titles, variant, phase and reason names), if it answered. */
 function gameFacts(gameId = page.doc?.game) {
   return catalogGames().find((entry) => entry.id === gameId);
-}
-
-/** The game's board module: the catalog's `board`, else the generic board, which draws any game. */
-async function loadBoard(gameId) {
-  const url = gameFacts(gameId)?.board ?? `/static/games/${encodeURIComponent(gameId)}.js`;
-  try {
-    return await import(url);
-  } catch {
-    return import(GENERIC_BOARD);
-  }
 }
 
 function setupStaticParts(doc) {

@@ -14,6 +14,7 @@
  * (`POST .../game`), which makes the step done.
  */
 
+import { catalogGames, loadBoard } from "./boards.js";
 import { api, ApiError } from "./api.js";
 import { setRovingCell } from "./boardnav.js";
 import { boardClicks, typedMove } from "./boardclicks.js";
@@ -27,7 +28,6 @@ const t = translatePage(lang);
 const $ = (selector) => document.querySelector(selector);
 // localStorage: the lesson game started from this page, per game (`{id, step}`); game.js reads it too.
 const LESSON_GAME = "ludotheque.lessonGame.";
-const GENERIC_BOARD = "/static/games/generic.js";
 
 const page = {
   game: $("#learn")?.dataset.game || null,
@@ -68,7 +68,7 @@ async function start() {
   const [catalog, course] = await Promise.all([api("GET", "/api/catalog").catch(() => null), api("GET", path)]);
   page.steps = course.steps;
   page.progress = course.progress;
-  page.board = await loadBoard(catalog);
+  page.board = await loadBoard(page.game, catalogGames(catalog).find((entry) => entry.id === page.game));
   page.picker = new MovePicker(page.board);
   document.body.dataset.game = page.game;
   wireControls();
@@ -80,17 +80,6 @@ async function start() {
   $("#step").hidden = false;
   $("#learn").setAttribute("aria-busy", "false");
   document.body.dataset.ready = "true";
-}
-
-/** The game's board module, as the game page finds it: the catalog's `board`, else the generic one. */
-async function loadBoard(catalog) {
-  const games = Array.isArray(catalog) ? catalog : catalog?.games ?? [];
-  const url = games.find((entry) => entry.id === page.game)?.board ?? `/static/games/${encodeURIComponent(page.game)}.js`;
-  try {
-    return await import(url);
-  } catch {
-    return import(GENERIC_BOARD);
-  }
 }
 
 const step = () => page.steps[page.index];

@@ -12,6 +12,7 @@
  * its own rule set: Pylos's kids rules), a choice shows them alone (`?source=tables`).
  */
 
+import { catalogGames, loadBoard } from "./boards.js";
 import { api } from "./api.js";
 import { setRovingCell } from "./boardnav.js";
 import { boardClicks, typedMove } from "./boardclicks.js";
@@ -25,7 +26,6 @@ addWords(WORDS);
 const lang = currentLanguage();
 const t = translatePage(lang);
 const $ = (selector) => document.querySelector(selector);
-const GENERIC_BOARD = "/static/games/generic.js";
 const THEMES = { win: "puzzles.themeWin", save: "puzzles.themeSave", gap: "puzzles.themeGap" };
 const TASKS = { win: "puzzles.taskWin", save: "puzzles.taskSave", gap: "puzzles.taskGap" };
 
@@ -68,7 +68,8 @@ async function start() {
     return;
   }
   const catalog = await api("GET", "/api/catalog").catch(() => null);
-  page.board = await loadBoard(catalog);
+  page.facts = catalogGames(catalog).find((entry) => entry.id === page.game) ?? null;
+  page.board = await loadBoard(page.game, page.facts);
   page.picker = new MovePicker(page.board);
   document.body.dataset.game = page.game;
   wireControls();
@@ -77,18 +78,6 @@ async function start() {
   await open(asked);
   $("#puzzles").setAttribute("aria-busy", "false");
   document.body.dataset.ready = "true";
-}
-
-/** The game's board module, as the game page finds it: the catalog's `board`, else the generic one. */
-async function loadBoard(catalog) {
-  const games = Array.isArray(catalog) ? catalog : catalog?.games ?? [];
-  page.facts = games.find((entry) => entry.id === page.game) ?? null;
-  const url = page.facts?.board ?? `/static/games/${encodeURIComponent(page.game)}.js`;
-  try {
-    return await import(url);
-  } catch {
-    return import(GENERIC_BOARD);
-  }
 }
 
 /** Open puzzle `id`, or the next one near the person's rating. */
