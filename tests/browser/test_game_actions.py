@@ -147,7 +147,7 @@ def test_a_takeback_against_a_bot(page: Page, api: httpx.Client) -> None:
     wait_my_turn(page)
     expect(page.locator("#actions [data-action='takeback']")).to_have_count(0)  # nothing to take back
     page.click("#board [data-key='1a1'].target")
-    expect(page.locator("#moves [data-ply='2']")).to_be_visible()  # the bot answered
+    expect(page.locator("#moves [data-ply='2']")).to_be_visible(timeout=15_000)  # the bot answered
     wait_my_turn(page)
     page.click("#actions [data-action='takeback']")
     expect(page.locator("#moves [data-ply]")).to_have_count(0)
