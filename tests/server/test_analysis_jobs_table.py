@@ -1,11 +1,15 @@
 """The analyses being made as every worker sees them (``analysis_tables``: the ``analysis_jobs`` rows),
 on SQLite and PostgreSQL: one job per game and view whoever asks, the per-person limit over every
 worker's jobs, a job taken over once its holder stops renewing it (or at once by a server alone on
-its database, restarted), a failure told once, the row gone once the analysis is kept."""
+its database, restarted), a failure told once, the row gone once the analysis is kept, and no job
+taken for an analysis kept since the worker looked for it."""
 
 from __future__ import annotations
 
 import ludotheque
+from ludotheque.core.contract import Result
+from ludotheque.core.records import Record
+from ludotheque.server.analysis_jobs import AnalysisJobs
 from ludotheque.server.analysis_tables import (
     JobLimit,
     claim_job,
@@ -15,8 +19,11 @@ from ludotheque.server.analysis_tables import (
     renew_job,
     save_analysis,
 )
+from ludotheque.server.background import Background
+from ludotheque.server.bots import BotPool
 from ludotheque.server.snapshots import GameMeta, Seat, new_snapshot
 from ludotheque.server.storage import Storage
+from tests.support import run_async
 
 NOW = 1_000_000.0
 LEASE_S = 30.0
@@ -33,10 +40,12 @@ def storage_with_games(db_url: str, *ids: str) -> Storage:
 
 
 def claim(storage: Storage, game_id: str, holder: str, *, person: str = "address:1", now: float = NOW,
-          limit: int = 3, alone: bool = False) -> tuple[str, bool]:
+          limit: int = 3, alone: bool = False) -> tuple[str | None, bool]:
+    """Who makes the job of ``game_id`` once ``holder`` asked (``None``: nobody, it is kept), and
+    whether ``holder`` does."""
     row, claimed = claim_job(storage.engine, game_id, "spectator", person=person, total=12, holder=holder,
                              lease_s=LEASE_S, limit=limit, alone=alone, now=now)
-    return row.holder, claimed
+    return None if row is None else row.holder, claimed
 
 
 def renew(storage: Storage, game_id: str, holder: str, done: int) -> bool:
@@ -114,5 +123,35 @@ def test_a_failure_is_told_until_forgotten_and_a_kept_analysis_ends_the_job(db_u
         claim(storage, "g2", "a")
         save_analysis(storage.engine, "g2", "spectator", {"plies": []}, 1.5)
         assert load_job(storage.engine, "g2", "spectator") is None
+    finally:
+        storage.close()
+
+
+def test_a_job_asked_after_its_analysis_was_kept_is_not_made_again(db_url: str) -> None:
+    # A worker that looked for the kept analysis just before another kept it: its claim finds the
+    # analysis kept and takes no job (no second analysis, no job counted against the person).
+    storage = storage_with_games(db_url, "g1", "g2")
+    try:
+        assert claim(storage, "g1", "a", limit=1) == ("a", True)
+        save_analysis(storage.engine, "g1", "spectator", {"plies": []}, 1.5)
+        assert claim(storage, "g1", "b", limit=1) == (None, False)
+        assert load_job(storage.engine, "g1", "spectator") is None
+        assert claim(storage, "g2", "b", limit=1) == ("b", True)  # the person's one job is free
+    finally:
+        storage.close()
+
+
+def test_a_worker_that_finds_the_analysis_kept_as_it_claims_answers_done(db_url: str) -> None:
+    # The worker's side of the race above: it answers ``done`` (the route then reads the kept
+    # analysis) and starts no job of its own.
+    storage = storage_with_games(db_url, "g1")
+    try:
+        save_analysis(storage.engine, "g1", "spectator", {"plies": []}, 1.5)
+        jobs = AnalysisJobs(storage, BotPool(workers=1), Background(), holder="b", alone=False)
+        record = Record.start(ludotheque.load("pylos"), 1).with_moves(["1a1", "1b1"]).finished(
+            Result((0,), (1.0, 0.0), "resignation"))
+        job, new = run_async(jobs.ask("g1", "spectator", record, "address:1"))
+        assert (job.status, new, jobs.jobs()) == ("done", False, [])
+        assert load_job(storage.engine, "g1", "spectator") is None
     finally:
         storage.close()

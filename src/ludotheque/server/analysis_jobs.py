@@ -218,6 +218,8 @@ class AnalysisJobs:
             raise ApiError(429, f"you have {limit.count} analyses queued or running, as many as one "
                            "person may: ask for more once they are done", "rate_limited",
                            {"Retry-After": "10"}) from None
+        if claimed_row is None:  # kept by another worker since the caller looked: read it
+            return AnalysisJob(game_id, view, person, total=len(plies), done=len(plies), status="done"), False
         if not claimed:
             return await self._elsewhere(game_id, view, claimed_row), False  # made by another worker
         job = AnalysisJob(game_id, view, person, total=len(plies))

@@ -183,11 +183,12 @@ def _read_job(connection: Connection, game_id: str, view: str) -> JobRow | None:
 
 def claim_job(engine: Engine, game_id: str, view: str, *, person: str, total: int, holder: str,
               lease_s: float, limit: int, alone: bool = False, now: float | None = None
-              ) -> tuple[JobRow, bool]:
+              ) -> tuple[JobRow | None, bool]:
     """Take the job of ``game_id`` as ``view`` for ``holder``, unless a live one exists (see
-    :func:`load_job`): the row, and whether ``holder`` now makes it. A job whose holder stopped
-    renewing it is taken over. Raises :class:`JobLimit` when ``person`` has ``limit`` live jobs
-    (two asked at the same instant on two workers may pass it by one)."""
+    :func:`load_job`): the row, and whether ``holder`` now makes it; ``(None, False)`` when the
+    analysis is kept already (another worker kept it since the caller looked). A job whose holder
+    stopped renewing it is taken over. Raises :class:`JobLimit` when ``person`` has ``limit`` live
+    jobs (two asked at the same instant on two workers may pass it by one)."""
     now = time.time() if now is None else now
     for _ in range(3):  # lost a race (an insert or a takeover at the same time): read again
         try:
@@ -201,10 +202,14 @@ def claim_job(engine: Engine, game_id: str, view: str, *, person: str, total: in
 
 
 def _claim(connection: Connection, game_id: str, view: str, person: str, total: int, holder: str,
-           lease_s: float, limit: int, alone: bool, now: float) -> tuple[JobRow, bool] | None:
+           lease_s: float, limit: int, alone: bool, now: float) -> tuple[JobRow | None, bool] | None:
     found = _read_job(connection, game_id, view)
     if found is not None and job_is_live(found, holder, now, alone):
         return found, False
+    # Read after the job: a worker keeps the analysis and deletes its job in one transaction, so a
+    # job found gone means its analysis is seen kept here (never made a second time).
+    if _is_kept(connection, game_id, view):
+        return None, False
     mine = _live_jobs_of(connection, person, holder, now, alone)
     if mine >= limit:
         raise JobLimit(mine)
@@ -219,6 +224,11 @@ def _claim(connection: Connection, game_id: str, view: str, person: str, total: 
         if taken.rowcount != 1:
             return None
     return JobRow(**values), True
+
+
+def _is_kept(connection: Connection, game_id: str, view: str) -> bool:
+    kept = select(analyses.c.game_id).where(and_(analyses.c.game_id == game_id, analyses.c.view == view))
+    return connection.execute(kept).first() is not None
 
 
 def _live_jobs_of(connection: Connection, person: str, holder: str, now: float, alone: bool) -> int:
