@@ -1,7 +1,9 @@
 """The Ex*Pion terminal board: coordinates, letters for marbles, the EX*PION and special cells,
-both languages, and the ``info`` details."""
+both languages, and the ``info`` details; and the page board's seating before a game, the rules' one."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from rich.console import Console
@@ -52,3 +54,18 @@ def test_details_list_marbles_teams_eliminated_and_counters() -> None:
     assert "1 move in a row without a capture or a push (a draw at 200)." in text
     assert "This position has occurred 1 time (a draw at 3)." in text and "No capture yet" in text
     assert "billes" in plain(details(state.view(1), lang="fr"))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_pages_seating_before_a_game_is_the_rules_seating(players: int) -> None:
+    # The page board names the lobby form's seats from its own table before any game (and view)
+    # exists; it must seat the camps as the rules do.
+    found = ludotheque.load("expion").info.resource("page_board.js")
+    assert found is not None
+    table = re.search(r"const SEATING = \{(.*?)\n\};", found.read_text(encoding="utf-8"), re.DOTALL)
+    assert table is not None, "page_board.js lost its SEATING table"
+    row = re.search(rf"^\s*{players}: \{{(.*?)\}},$", table.group(1), re.MULTILINE)
+    assert row is not None, f"page_board.js seats no {players}-player game"
+    seating = {camp: int(holder) for camp, holder in re.findall(r"([NESW]): (\d)", row.group(1))}
+    state = ludotheque.load("expion", players=players).new_state()
+    assert seating == state.view(None)["holders"]
