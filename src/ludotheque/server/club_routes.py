@@ -22,7 +22,7 @@ from pydantic import Field
 from . import clubs
 from .account_routes import require_account
 from .errors import ApiError
-from .friend_routes import listen, refuse, run
+from .friend_routes import run
 from .friends import blocked_by
 from .hub import Hub
 from .identity import check_socket_origin
@@ -32,6 +32,7 @@ from .people import people_of
 from .rooms import Connection, encode
 from .routes import guard_origin, hub_of, read_json
 from .schemas import Strict, validate
+from .sockets import listen_for_pings, refuse
 
 router = APIRouter()
 api = APIRouter(prefix="/api", dependencies=[Depends(guard_origin)])
@@ -262,7 +263,7 @@ async def club_socket(socket: WebSocket, club_id: str, token: str | None = None)
     club_sockets.add(club_id, connection, Listener(account.id, blocked))
     connection.offer(encode({"type": "club_ready", "club": club_id}))
     writer = connection.start()
-    listener = asyncio.get_running_loop().create_task(listen(connection))
+    listener = asyncio.get_running_loop().create_task(listen_for_pings(connection))
     try:
         await asyncio.wait({writer, listener}, return_when=asyncio.FIRST_COMPLETED)
     finally:

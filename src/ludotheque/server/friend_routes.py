@@ -29,7 +29,6 @@ from . import friends
 from .account_routes import require_account
 from .accounts import Account, name_key
 from .clocks import ClockSpec
-from .config import CLOSE_TIMEOUT_S, MAX_BODY_BYTES, SEND_TIMEOUT_S
 from .errors import ApiError, quoted
 from .hub import Hub
 from .identity import check_socket_origin
@@ -39,8 +38,8 @@ from .pages import answer_page, reader_language, render_page
 from .people import people_of
 from .rooms import Connection, encode
 from .routes import guard_origin, hub_of, page_url, read_json
-from .schemas import ClockBody, Strict, allowed_clock, parse_json, validate
-from .sockets import CLOSE_BASE, error_message
+from .schemas import ClockBody, Strict, allowed_clock, validate
+from .sockets import CLOSE_BASE, listen_for_pings, refuse
 from .throttle import CreationThrottle, client_address
 
 router = APIRouter()
@@ -268,33 +267,6 @@ async def heartbeat(socket: WebSocket, account: str, stop: asyncio.Event) -> Non
             await run(socket, friends.mark_seen, account, time.time() - friends.ONLINE_S)
 
 
-async def listen(connection: Connection) -> None:
-    """Answer pings until the client leaves; anything else gets an error message."""
-    while True:
-        message = await connection.socket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        raw = message.get("text")
-        try:
-            if raw is None or len(raw) > MAX_BODY_BYTES:
-                raise ApiError(400, "send small JSON text messages", "bad_request")
-            if not isinstance(parsed := parse_json(raw), dict) or parsed.get("type") != "ping":
-                raise ApiError(400, 'this socket only answers {"type": "ping"}', "bad_request")
-            connection.offer(encode({"type": "pong"}))
-        except ApiError as error:
-            connection.offer(error_message(error))
-
-
-async def refuse(socket: WebSocket, error: ApiError) -> None:
-    """Answer a connection that cannot be served, then close it; neither waits for long."""
-    with contextlib.suppress(Exception):
-        async with asyncio.timeout(SEND_TIMEOUT_S):
-            await socket.send_text(error_message(error))
-    with contextlib.suppress(Exception):
-        async with asyncio.timeout(CLOSE_TIMEOUT_S):
-            await socket.close(code=CLOSE_BASE + error.status)
-
-
 @router.websocket("/api/friends/ws")
 async def friends_socket(socket: WebSocket, token: str | None = None) -> None:
     """The pages' live link: ``{"type": "challenges", "received", "sent"}`` on connect, then the
@@ -320,7 +292,7 @@ async def friends_socket(socket: WebSocket, token: str | None = None) -> None:
     connection.offer(encode({"type": "challenges", "received": received, "sent": sent}))
     hub.people_sockets.add(account.id, connection)
     writer = connection.start()
-    listener = asyncio.get_running_loop().create_task(listen(connection))
+    listener = asyncio.get_running_loop().create_task(listen_for_pings(connection))
     stop = asyncio.Event()
     beating = asyncio.get_running_loop().create_task(heartbeat(socket, account.id, stop))
     try:

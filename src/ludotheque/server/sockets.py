@@ -67,7 +67,7 @@ async def game_socket(socket: WebSocket, game_id: str, token: str | None = None)
         reader = reading_seat(session, credentials)
         key = key if credentials.token is None else None  # a seat token speaks for itself
     except ApiError as error:
-        await _refuse(socket, error)
+        await refuse(socket, error)
         return
     connection = Connection(socket, reader)
     people.hold(key, connection)  # before any wait: an end of the credential from now on closes it
@@ -108,14 +108,14 @@ async def person_socket(socket: WebSocket, token: str | None = None) -> None:
         if account is None:
             raise ApiError(401, "sign in, or give ?token=<personal token>", "sign_in_required")
     except ApiError as error:
-        await _refuse(socket, error)
+        await refuse(socket, error)
         return
     connection = Connection(socket, None)
     people.hold(key, connection)
     hub.people_sockets.add(account.id, connection)
     writer = connection.start()
     await hub.notices.tell_turns({account.id})
-    listener = asyncio.get_running_loop().create_task(_listen_person(connection))
+    listener = asyncio.get_running_loop().create_task(listen_for_pings(connection))
     try:
         await asyncio.wait({writer, listener}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -129,7 +129,9 @@ async def person_socket(socket: WebSocket, token: str | None = None) -> None:
         await connection.close(connection.close_code)
 
 
-async def _listen_person(connection: Connection) -> None:
+async def listen_for_pings(connection: Connection) -> None:
+    """Answer pings until the client leaves; anything else gets an error message (the sockets
+    that only send: a person's, the friends' and the clubs' ones)."""
     while True:
         message = await connection.socket.receive()
         if message["type"] == "websocket.disconnect":
@@ -145,7 +147,7 @@ async def _listen_person(connection: Connection) -> None:
             connection.offer(error_message(error))
 
 
-async def _refuse(socket: WebSocket, error: ApiError) -> None:
+async def refuse(socket: WebSocket, error: ApiError) -> None:
     """Answer a connection that cannot be served, then close it; neither waits for long."""
     with contextlib.suppress(Exception):
         async with asyncio.timeout(SEND_TIMEOUT_S):
