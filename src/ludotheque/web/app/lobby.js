@@ -5,6 +5,7 @@
  */
 
 import { api, gamePath, inviteHandoff } from "./api.js";
+import { catalogGames } from "./boards.js";
 import { el } from "./dom.js";
 import { addWords, currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePage } from "./i18n.js";
 import { formatDeadline, timeControlText } from "./clock.js";
@@ -30,7 +31,7 @@ async function init() {
   showPerson(person, t);
   try {
     const answer = await api("GET", "/api/catalog");
-    catalog = Array.isArray(answer) ? answer : answer.games ?? [];
+    catalog = catalogGames(answer);
   } catch (error) {
     $("#create-message").textContent = errorText(lang, error);
   }

@@ -5,6 +5,7 @@
  */
 
 import { api } from "./api.js";
+import { catalogGames } from "./boards.js";
 import { pathId } from "./dom.js";
 import { currentLanguage, pick, translatePage } from "./i18n.js";
 
@@ -36,7 +37,7 @@ async function fetchRules(body) {
     api("GET", `/api/rules/${encodeURIComponent(gameId)}?lang=${lang}`),
     api("GET", "/api/catalog").catch(() => []),
   ]);
-  const games = Array.isArray(catalog) ? catalog : catalog.games ?? [];
+  const games = catalogGames(catalog);
   const entry = games.find((item) => item.id === gameId);
   const title = entry ? pick(entry.title, lang) : gameId;
   document.querySelector("#rules-title").textContent = `${t("rules.title")} — ${title}`;

@@ -10,6 +10,7 @@
 
 import WORDS from "./texts-social.json" with { type: "json" };
 import { api } from "./api.js";
+import { catalogGames } from "./boards.js";
 import { el } from "./dom.js";
 import { addWords, currentLanguage, errorText, gameWord, pick, translator } from "./i18n.js";
 import { timeControlText } from "./clock.js";
@@ -62,7 +63,7 @@ let catalog = null;
 export async function loadCatalog() {
   if (catalog === null) {
     const answer = await api("GET", "/api/catalog").catch(() => []);
-    catalog = Array.isArray(answer) ? answer : answer?.games ?? [];
+    catalog = catalogGames(answer);
   }
   return catalog;
 }
