@@ -63,6 +63,10 @@ def test_the_analysis_page_shows_a_clicked_ply(own_page: Page, own_api: httpx.Cl
     expect(page.locator("#analysis-status")).to_contain_text("Analysis done: 5 moves analysed")
     expect(page.locator("#analysis-chart svg[role=img]")).to_have_count(1)
     expect(page.locator("#analysis-summary li")).to_have_count(2)
+    summary = own_api.get(f"/api/games/{game_id}/analysis").json()["analysis"]["summary"]
+    for seat, row in summary.items():
+        line = page.locator(f"#analysis-summary li[data-seat='{seat}']")
+        expect(line).to_contain_text(counts_in_words(row, "en"))
     page.locator("#analysis-plies [data-ply='2']").click()
     expect(page.locator("#ply-heading")).to_have_text("Move 3: 1c1 (Light)")
     expect(page.locator("#analysis-board [data-key]").first).to_be_visible()
@@ -79,7 +83,31 @@ def test_the_analysis_page_shows_a_clicked_ply(own_page: Page, own_api: httpx.Cl
     page.goto(f"/games/{game_id}/analysis?lang=fr")
     expect(page.locator("#analysis-title")).to_contain_text("Analyse de la partie")
     expect(page.locator("#analysis-status")).to_contain_text("Analyse terminée")
+    for seat, row in summary.items():
+        line = page.locator(f"#analysis-summary li[data-seat='{seat}']")
+        expect(line).to_contain_text(counts_in_words(row, "fr"))
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+# Each count's word agrees with its number: French takes the singular for 0 and 1, English for 1.
+COUNT_WORDS = {
+    "en": {"moves": ("move analysed", "moves analysed"), "inaccuracy": ("inaccuracy", "inaccuracies"),
+           "mistake": ("mistake", "mistakes"), "blunder": ("blunder", "blunders")},
+    "fr": {"moves": ("coup analysé", "coups analysés"), "inaccuracy": ("imprécision", "imprécisions"),
+           "mistake": ("erreur", "erreurs"), "blunder": ("gaffe", "gaffes")},
+}
+
+
+def counts_in_words(row: dict[str, float], lang: str) -> str:
+    """A summary row's counts as the page should write them, e.g. "3 moves analysed, 1 inaccuracy, …"."""
+    def singular(count: int) -> bool:
+        return count <= 1 if lang == "fr" else count == 1
+
+    words = []
+    for name, (one, other) in COUNT_WORDS[lang].items():
+        count = int(row[name])
+        words.append(f"{count} {one if singular(count) else other}")
+    return ", ".join(words)
 
 
 def test_the_hint_button_highlights_a_good_move(own_page: Page, own_api: httpx.Client) -> None:

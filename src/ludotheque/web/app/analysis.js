@@ -14,7 +14,7 @@
 import { catalogGames, loadBoard } from "./boards.js";
 import { api, ApiError, gamePath } from "./api.js";
 import { el } from "./dom.js";
-import { addWords, currentLanguage, errorText, pick, translatePage } from "./i18n.js";
+import { addWords, currentLanguage, errorText, pick, plural, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
 import WORDS from "./texts-analysis.json" with { type: "json" };
 
@@ -128,7 +128,7 @@ async function ask() {
   if (asked !== page.view) return; // the reader chose another view meanwhile
   if (answer.status === "done") {
     showProgress(null);
-    showStatus(t("analysis.done", { total: answer.total }));
+    showStatus(plural(lang, "analysis.done", { total: answer.total }));
     page.analysis = answer.analysis;
     renderAnalysis(answer);
     ready();
@@ -142,7 +142,7 @@ async function ask() {
     return;
   }
   showStatus(answer.status === "queued" ? t("analysis.queued")
-    : t("analysis.running", { done: answer.done, total: answer.total }));
+    : plural(lang, "analysis.running", { done: answer.done, total: answer.total }));
   showProgress(answer);
   ready();
   page.timer = setTimeout(ask, POLL_MS);
@@ -192,9 +192,18 @@ function markWord(mark) {
 
 function renderSummary(analysis) {
   const items = Object.entries(analysis.summary).map(([seat, row]) => el("li", { "data-seat": seat },
-    t("analysis.summaryLine", { who: seatName(Number(seat)), moves: row.moves, inaccuracy: row.inaccuracy,
-      mistake: row.mistake, blunder: row.blunder, loss: Number(row.average_loss).toFixed(3) })));
+    t("analysis.summaryLine", { who: seatName(Number(seat)), ...counted(row),
+      loss: Number(row.average_loss).toFixed(3) })));
   $("#analysis-summary").replaceChildren(...items);
+}
+
+/** A summary row's counts in words, each agreeing with its number ("1 gaffe", "0 erreur"). */
+function counted(row) {
+  const words = {};
+  for (const name of ["moves", "inaccuracy", "mistake", "blunder"]) {
+    words[name] = plural(lang, `analysis.count.${name}`, { n: row[name] });
+  }
+  return words;
 }
 
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
