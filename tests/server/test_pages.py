@@ -124,3 +124,12 @@ def test_page_boards_and_pictures_are_served_by_game(client: TestClient) -> None
     assert client.get("/static/img/pylos.svg").headers["content-type"].startswith("image/svg+xml")
     for missing in ("/static/games/chess.js", "/static/games/PYLOS.js", "/static/img/chess.svg"):
         assert client.get(missing).status_code == 404, missing
+
+
+@pytest.mark.parametrize("texts", sorted(path.name for path in (WEB_DIR / "app").glob("texts*.json")))
+def test_each_page_word_exists_in_both_languages_with_the_same_fields(texts: str) -> None:
+    words = json.loads((WEB_DIR / "app" / texts).read_text("utf-8"))
+    assert set(words) == {"fr", "en"} and set(words["fr"]) == set(words["en"])
+    fields = {lang: {key: set(re.findall(r"\{(\w+)\}", text)) for key, text in words[lang].items()}
+              for lang in ("fr", "en")}
+    assert [key for key in words["en"] if fields["fr"][key] != fields["en"][key]] == []
