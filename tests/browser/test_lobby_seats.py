@@ -19,6 +19,7 @@ def open_form(page: Page, game: str, lang: str) -> None:
 
 def test_seats_are_named_by_side_and_the_three_player_seating_is_explained(page: Page) -> None:
     open_form(page, "pylos", "en")
+    expect(page.locator("#form-seats legend")).to_have_text("Seats")
     expect(page.locator("#form-seats [data-seat-name='1']")).to_have_text("Seat 2 — Dark")
     assert seat_names(page) == ["Seat 1 — Light", "Seat 2 — Dark"]
     note = page.locator("#form-seating")
@@ -40,6 +41,7 @@ def test_the_seats_and_the_note_in_french(new_context: Any) -> None:
     page = new_context("fr").new_page()
     open_form(page, "expion", "fr")
     page.select_option("#form-players", "3")
+    expect(page.locator("#form-seats legend")).to_have_text("Places")
     expect(page.locator("#form-seats [data-seat-name='0']")).to_have_text("Place 1 — Nord et Sud")
     assert seat_names(page) == ["Place 1 — Nord et Sud", "Place 2 — Est", "Place 3 — Ouest"]
     expect(page.locator("#form-seating")).to_contain_text("Donnez-les au joueur le moins fort")

@@ -158,7 +158,7 @@ function fillSeats() {
   const players = Number($("#form-players").value || 2);
   const coverage = perfectPlay(entry, $("#form-variant").value);
   const fieldset = $("#form-seats");
-  fieldset.replaceChildren(el("legend", {}, t("form.seat")));
+  fieldset.replaceChildren(el("legend", {}, t("form.seats")));
   showPerfectNote(coverage);
   for (let seat = 0; seat < players; seat += 1) {
     const options = [
