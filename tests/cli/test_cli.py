@@ -16,8 +16,18 @@ from ludotheque.core import Record, replay
 runner = CliRunner()
 
 
-def run(*args: str, input: str | None = None) -> tuple[int, str]:
-    result = runner.invoke(app, list(args), input=input)
+def run(*args: str, input: str | None = None, width: int | None = None) -> tuple[int, str]:
+    """``ludotheque *args`` with ``input`` typed; ``width``: the terminal's columns (Rich's default
+    otherwise)."""
+    if width is None:
+        result = runner.invoke(app, list(args), input=input)
+        return result.exit_code, result.output
+    previous = common.console.width
+    common.console.width = width
+    try:
+        result = runner.invoke(app, list(args), input=input)
+    finally:
+        common.console.width = previous
     return result.exit_code, result.output
 
 
@@ -54,6 +64,19 @@ def test_undo_takes_back_the_last_human_move_and_the_bot_reply(tmp_path: Path) -
     assert code == 0 and "Move taken back." in out
     moves = Record.read(path).moves
     assert moves[0] == "1d4" and len(moves) == 2, "the bot answered the new move only"
+
+
+def test_the_legal_moves_wrap_between_moves_never_inside_one() -> None:
+    # Plimil's block moves hold spaces ("block d1 BRR"): at 35 columns the list goes over several
+    # lines, each made of whole moves (two to a line; the console alone cut the third in two).
+    typed = "stems TSSSSTTT\nmoves\nquit\n"
+    code, out = run("play", "plimil", "--seats", "human,human", "--lang", "en", input=typed,
+                    width=35)
+    assert code == 0
+    listed = out.split("Legal moves (9):\n", 1)[1].split("Blue (player 0) to move", 1)[0].splitlines()
+    assert [move for line in listed for move in line.split("  ")] == [
+        f"block d1 B{middle}{top}" for middle in "BNR" for top in "BNR"]
+    assert len(listed) == 5 and all(len(line) <= 35 for line in listed)
 
 
 def test_french_messages_and_commands() -> None:

@@ -196,6 +196,19 @@ def print_table(out: Console, table: Table) -> None:
         out.width = previous
 
 
+def print_moves(out: Console, moves: Sequence[str]) -> None:
+    """``moves`` two spaces apart, as many to a line as the console's width holds, none cut in two
+    (a move such as ``block d1 BRR`` holds spaces, where the console would otherwise wrap it)."""
+    line = ""
+    for move in moves:
+        if line and len(line) + 2 + len(move) > out.width:
+            out.print(escape(line), crop=False, soft_wrap=True)
+            line = ""
+        line = f"{line}  {move}" if line else move
+    if line:
+        out.print(escape(line), crop=False, soft_wrap=True)
+
+
 def load_game(game_id: str, variant: str | None, players: int | None, lang: str | None = None) -> Game:
     """The game asked for; an unknown game, variant or player count fails in ``lang``."""
     words = lang or i18n.detect_language()

@@ -20,7 +20,7 @@ from rich.markup import escape
 from .. import i18n, lessons
 from ..core import Game, State
 from .boards import board_module
-from .common import GameArgument, LangOption, console, fail, language, load_game
+from .common import GameArgument, LangOption, console, fail, language, load_game, print_moves
 from .play import HUMAN, Session, Terminal
 
 # The person whose progress the terminal keeps (the server keeps one per account or guest).
@@ -162,7 +162,7 @@ class Course:
             if command == "moves":
                 moves = [str(move) for move in state.legal_moves()]
                 self.say("moves", count=len(moves))
-                self.out.print(escape("  ".join(moves)))
+                print_moves(self.out, moves)
                 continue
             try:
                 verdict = lessons.check(step, state, line, self.lang)

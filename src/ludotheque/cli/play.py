@@ -28,7 +28,17 @@ from .. import i18n
 from ..ai.levels import PERFECT, PERFECT_SPEC, canonical_level, level_label
 from ..core import Game, Record, Result, State, info
 from .boards import board_module
-from .common import GameArgument, LangOption, PlayersOption, VariantOption, console, fail, language, load_game
+from .common import (
+    GameArgument,
+    LangOption,
+    PlayersOption,
+    VariantOption,
+    console,
+    fail,
+    language,
+    load_game,
+    print_moves,
+)
 from .rules import game_rules
 
 HUMAN = "human"
@@ -366,7 +376,7 @@ class Terminal:
     def command_moves(self, player: int, argument: str) -> None:
         moves = [str(m) for m in self.session.state.legal_moves()]
         self.say("legal_moves", count=len(moves))
-        self.out.print(escape("  ".join(moves)))
+        print_moves(self.out, moves)
 
     def command_history(self, player: int, argument: str) -> None:
         count = len(self.session.moves)

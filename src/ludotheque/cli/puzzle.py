@@ -27,7 +27,7 @@ from rich.progress import Progress
 
 from .. import i18n, puzzles
 from .boards import board_module
-from .common import GameArgument, LangOption, console, fail, language, load_game
+from .common import GameArgument, LangOption, console, fail, language, load_game, print_moves
 
 COMMANDS = {
     "moves": ("moves", "coups"),
@@ -212,7 +212,7 @@ class Solver:
         if command == "moves":
             moves = [str(move) for move in puzzles.state_at(puzzle, step).legal_moves()]
             self.say("moves", count=len(moves))
-            self.out.print(escape("  ".join(moves)))
+            print_moves(self.out, moves)
             return "again"
         if not line:
             return "again"
