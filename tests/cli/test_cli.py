@@ -77,6 +77,11 @@ def test_the_legal_moves_wrap_between_moves_never_inside_one() -> None:
     assert [move for line in listed for move in line.split("  ")] == [
         f"block d1 B{middle}{top}" for middle in "BNR" for top in "BNR"]
     assert len(listed) == 5 and all(len(line) <= 35 for line in listed)
+    # The history too: each numbered move whole on its line.
+    typed = "stems TSSSSTTT\nblock d1 BNR\nhistory\nquit\n"
+    code, out = run("play", "plimil", "--seats", "human,human", "--lang", "en", input=typed, width=35)
+    history = out.split("Moves played (2):\n", 1)[1].split(" to move > ", 1)[0]
+    assert code == 0 and history.startswith("1. stems TSSSSTTT (Blue)\n2. block d1 BNR (Blue)\n"), history
 
 
 def test_french_messages_and_commands() -> None:

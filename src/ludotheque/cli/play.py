@@ -384,7 +384,7 @@ class Terminal:
             self.say("no_history")
             return
         self.say("history", count=count)
-        self.out.print(escape("  ".join(self.numbered(ply, player) for ply in range(count))))
+        print_moves(self.out, [self.numbered(ply, player) for ply in range(count)])
 
     def command_info(self, player: int, argument: str) -> None:
         details = getattr(self.board, "details", None)
