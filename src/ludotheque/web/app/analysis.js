@@ -11,7 +11,7 @@
  * game is over, so nothing it shows is a secret any more.
  */
 
-import { catalogGames, loadBoard } from "./boards.js";
+import { catalogEntry, loadBoard } from "./boards.js";
 import { api, ApiError, gamePath } from "./api.js";
 import { el } from "./dom.js";
 import { addWords, currentLanguage, errorText, pick, plural, translatePage } from "./i18n.js";
@@ -44,7 +44,7 @@ async function start() {
     api("GET", "/api/catalog").catch(() => null),
   ]);
   page.doc = doc;
-  const facts = catalogGames(catalog).find((entry) => entry.id === doc.game);
+  const facts = catalogEntry(catalog, doc.game);
   page.board = await loadBoard(doc.game, facts);
   const title = facts ? pick(facts.title, lang) : doc.game;
   $("#analysis-title").textContent = `${t("analysis.title")} — ${title}`;

@@ -12,6 +12,11 @@ export function catalogGames(catalog) {
   return Array.isArray(catalog) ? catalog : catalog.games ?? [];
 }
 
+/** The catalog entry of `gameId` in `catalog` (the answer or its list of games), or undefined. */
+export function catalogEntry(catalog, gameId) {
+  return catalogGames(catalog).find((entry) => entry.id === gameId);
+}
+
 /** The board module of game `gameId`, whose catalog entry is `entry` (undefined: none). */
 export async function loadBoard(gameId, entry) {
   const url = entry?.board ?? `/static/games/${encodeURIComponent(gameId)}.js`;

@@ -6,6 +6,7 @@
  */
 
 import { api, takeFromAddress } from "./api.js";
+import { catalogEntry } from "./boards.js";
 import { el } from "./dom.js";
 import { currentLanguage, errorText, pick, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
@@ -95,7 +96,7 @@ function drawMembers(club) {
 /** "Pylos, 2 players" / "… against the computer", as the player page names a category. */
 function categoryWords(category, games) {
   const [game, players, bots] = category.split("/");
-  const entry = games.find((item) => item.id === game);
+  const entry = catalogEntry(games, game);
   const title = entry ? pick(entry.title, lang) : game;
   return t(bots ? "player.categoryBots" : "player.categoryPlayers", { game: title, n: players });
 }

@@ -9,7 +9,7 @@
  * of them with `?seat=n` — on the same screen, as whichever held seat is to move.
  */
 
-import { catalogGames as catalogOf, loadBoard } from "./boards.js";
+import { catalogEntry, catalogGames, loadBoard } from "./boards.js";
 import { api, apiText, ApiError, gamePath, heldSeats, inviteHandoff, migrateLegacyTokens } from "./api.js";
 import { setRovingCell } from "./boardnav.js";
 import { ClockDisplay, deadlineOf, formatDeadline, formatSeconds, timeControlText } from "./clock.js";
@@ -87,7 +87,7 @@ async function start() {
     }
   });
   page.catalog = await api("GET", "/api/catalog").catch(() => null);
-  const kinds = catalogGames().map((entry) => entry.id);
+  const kinds = catalogGames(page.catalog).map((entry) => entry.id);
   if (kinds.includes(page.id)) {
     // /games/pylos names a game, not a match: start one from the lobby's form.
     location.replace(`/?game=${encodeURIComponent(page.id)}#new-game`);
@@ -123,10 +123,6 @@ async function start() {
 function onConnection(up) {
   if (!up) showMessage(t("game.connection"));
   else if ($("#message").textContent === t("game.connection")) showMessage("");
-}
-
-function catalogGames() {
-  return catalogOf(page.catalog);
 }
 
 /**
@@ -179,7 +175,7 @@ function soundsOf(before, doc) {
 
 /** The game's facts from the catalog (titles, variant, phase and reason names), if it answered. */
 function gameFacts(gameId = page.doc?.game) {
-  return catalogGames().find((entry) => entry.id === gameId);
+  return catalogEntry(page.catalog, gameId);
 }
 
 function setupStaticParts(doc) {

@@ -14,7 +14,7 @@
  * (`POST .../game`), which makes the step done.
  */
 
-import { catalogGames, loadBoard } from "./boards.js";
+import { catalogEntry, loadBoard } from "./boards.js";
 import { api, ApiError } from "./api.js";
 import { setRovingCell } from "./boardnav.js";
 import { boardClicks, typedMove } from "./boardclicks.js";
@@ -68,7 +68,7 @@ async function start() {
   const [catalog, course] = await Promise.all([api("GET", "/api/catalog").catch(() => null), api("GET", path)]);
   page.steps = course.steps;
   page.progress = course.progress;
-  page.board = await loadBoard(page.game, catalogGames(catalog).find((entry) => entry.id === page.game));
+  page.board = await loadBoard(page.game, catalogEntry(catalog, page.game));
   page.picker = new MovePicker(page.board);
   document.body.dataset.game = page.game;
   wireControls();

@@ -5,7 +5,7 @@
  */
 
 import { api, gamePath, inviteHandoff } from "./api.js";
-import { catalogGames } from "./boards.js";
+import { catalogEntry, catalogGames } from "./boards.js";
 import { el } from "./dom.js";
 import { addWords, currentLanguage, errorText, gameWord, nameOf, pick, plural, translatePage } from "./i18n.js";
 import { formatDeadline, timeControlText } from "./clock.js";
@@ -89,7 +89,7 @@ function wireNotifications() {
 }
 
 function facts(gameId) {
-  return catalog.find((entry) => entry.id === gameId);
+  return catalogEntry(catalog, gameId);
 }
 
 function fillCards() {

@@ -6,6 +6,7 @@
  */
 
 import { api } from "./api.js";
+import { catalogEntry } from "./boards.js";
 import { timeControlText } from "./clock.js";
 import { el, svg } from "./dom.js";
 import { currentLanguage, errorText, gameWord, pick, plural, translatePage } from "./i18n.js";
@@ -45,7 +46,7 @@ async function init() {
 /** "Pylos, 2 players" / "Pylos against the computer". */
 function categoryWords(category) {
   const [game, players, bots] = category.split("/");
-  const entry = catalog.find((item) => item.id === game);
+  const entry = catalogEntry(catalog, game);
   const title = entry ? pick(entry.title, lang) : game;
   return bots ? t("player.categoryBots", { game: title, n: players }) : t("player.categoryPlayers", { game: title, n: players });
 }
@@ -103,7 +104,7 @@ function fillGames(list, games) {
     return;
   }
   list.replaceChildren(...games.map((game) => {
-    const entry = catalog.find((item) => item.id === game.game);
+    const entry = catalogEntry(catalog, game.game);
     const others = game.seats.filter((seat) => !game.my_seats.includes(seat.seat))
       .map((seat) => (seat.kind === "bot" ? t("game.bot", { level: t(`level.${seat.level}`) }) : seat.name)).join(", ");
     const outcome = game.outcome ? t(`player.${game.outcome}`) : t("player.playing");
@@ -178,7 +179,7 @@ function fillChallengeForm() {
 }
 
 function fillChallengeChoices() {
-  const entry = catalog.find((item) => item.id === $("#challenge-game").value);
+  const entry = catalogEntry(catalog, $("#challenge-game").value);
   const variants = entry?.variants ?? ["standard"];
   $("#challenge-variant").replaceChildren(...variants.map((variant) =>
     el("option", { value: variant, selected: variant === entry?.default_variant }, gameWord(entry, "variant", variant, lang))));

@@ -12,7 +12,7 @@
  * its own rule set: Pylos's kids rules), a choice shows them alone (`?source=tables`).
  */
 
-import { catalogGames, loadBoard } from "./boards.js";
+import { catalogEntry, loadBoard } from "./boards.js";
 import { api } from "./api.js";
 import { setRovingCell } from "./boardnav.js";
 import { boardClicks, typedMove } from "./boardclicks.js";
@@ -68,7 +68,7 @@ async function start() {
     return;
   }
   const catalog = await api("GET", "/api/catalog").catch(() => null);
-  page.facts = catalogGames(catalog).find((entry) => entry.id === page.game) ?? null;
+  page.facts = catalogEntry(catalog, page.game) ?? null;
   page.board = await loadBoard(page.game, page.facts);
   page.picker = new MovePicker(page.board);
   document.body.dataset.game = page.game;

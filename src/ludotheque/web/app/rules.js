@@ -5,7 +5,7 @@
  */
 
 import { api } from "./api.js";
-import { catalogGames } from "./boards.js";
+import { catalogEntry } from "./boards.js";
 import { pathId } from "./dom.js";
 import { currentLanguage, pick, translatePage } from "./i18n.js";
 
@@ -37,8 +37,7 @@ async function fetchRules(body) {
     api("GET", `/api/rules/${encodeURIComponent(gameId)}?lang=${lang}`),
     api("GET", "/api/catalog").catch(() => []),
   ]);
-  const games = catalogGames(catalog);
-  const entry = games.find((item) => item.id === gameId);
+  const entry = catalogEntry(catalog, gameId);
   const title = entry ? pick(entry.title, lang) : gameId;
   document.querySelector("#rules-title").textContent = `${t("rules.title")} — ${title}`;
   document.title = `${t("rules.title")} — ${title} — Ludothèque`;

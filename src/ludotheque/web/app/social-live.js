@@ -10,7 +10,7 @@
 
 import WORDS from "./texts-social.json" with { type: "json" };
 import { api } from "./api.js";
-import { catalogGames } from "./boards.js";
+import { catalogEntry, catalogGames } from "./boards.js";
 import { el } from "./dom.js";
 import { addWords, currentLanguage, errorText, gameWord, pick, translator } from "./i18n.js";
 import { timeControlText } from "./clock.js";
@@ -71,7 +71,7 @@ export async function loadCatalog() {
 /** "Pylos · standard · 5 min + 2 s · rated": what a challenge asks for. */
 export function challengeWhat(challenge, lang, games = catalog ?? []) {
   const t = translator(lang);
-  const entry = games.find((item) => item.id === challenge.game);
+  const entry = catalogEntry(games, challenge.game);
   const parts = [entry ? pick(entry.title, lang) : challenge.game, gameWord(entry, "variant", challenge.variant, lang)];
   if (challenge.players > 2) parts.push(t("challenge.players", { n: challenge.players }));
   parts.push(timeControlText(challenge.clock, t) ?? t("challenge.noClock"));
@@ -132,7 +132,7 @@ export function startChallengeAlerts({ onMessage = () => {} } = {}) {
       const challenge = message.challenge;
       received.set(challenge.id, challenge);
       draw();
-      const entry = (catalog ?? []).find((item) => item.id === challenge.game);
+      const entry = catalogEntry(catalog, challenge.game);
       notify(t("challenge.notifyTitle"), t("challenge.notify", { name: challenge.from, game: entry ? pick(entry.title, lang) : challenge.game }));
     } else if (message.type === "challenge_cancelled") {
       received.delete(message.challenge.id);

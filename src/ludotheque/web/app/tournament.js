@@ -16,6 +16,7 @@
  */
 
 import { api } from "./api.js";
+import { catalogEntry } from "./boards.js";
 import { el, pathId } from "./dom.js";
 import { currentLanguage, errorText, nameOf, plural, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
@@ -206,7 +207,7 @@ function drawEntries(doc, mine) {
   $("#start-button").hidden = !upcoming || !creator;
   const botForm = $("#bot-form");
   botForm.hidden = !upcoming || !creator || doc.rated;
-  const levels = page.catalog.find((entry) => entry.id === doc.game)?.bot_levels ?? [];
+  const levels = catalogEntry(page.catalog, doc.game)?.bot_levels ?? [];
   const select = $("#bot-level");
   if (select.options.length !== levels.length) {
     select.replaceChildren(...levels.map((level) => el("option", { value: level }, nameOf(t, "level", level))));

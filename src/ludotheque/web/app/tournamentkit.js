@@ -6,6 +6,7 @@
  * module has them).
  */
 
+import { catalogEntry } from "./boards.js";
 import { timeControlText } from "./clock.js";
 import { addWords, gameWord, nameOf, pick, plural } from "./i18n.js";
 import WORDS from "./texts-tournaments.json" with { type: "json" };
@@ -16,11 +17,6 @@ export const tournamentsPath = "/api/tournaments";
 export const tournamentPath = (id) => `${tournamentsPath}/${encodeURIComponent(id)}`;
 export const tournamentPage = (id) => `/tournaments/${encodeURIComponent(id)}`;
 export const STATUSES = ["running", "upcoming", "finished"];
-
-/** The catalog entry of `gameId` in `catalog`, or undefined. */
-export function factsOf(catalog, gameId) {
-  return catalog.find((entry) => entry.id === gameId);
-}
 
 /** Points as people write them: 1, ½, 2½ (French and English alike). */
 export function pointsText(points) {
@@ -45,7 +41,7 @@ export const isArena = (tournament) => tournament?.system === "arena";
  * ("Pylos · standard · 2 players · 3 rounds · 10 min + 5 s per move · rated").
  */
 export function tournamentLine(tournament, catalog, t, lang) {
-  const entry = factsOf(catalog, tournament.game);
+  const entry = catalogEntry(catalog, tournament.game);
   return [
     entry ? pick(entry.title, lang) : tournament.game,
     gameWord(entry, "variant", tournament.variant, lang),

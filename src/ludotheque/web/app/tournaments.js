@@ -6,11 +6,12 @@
  */
 
 import { api } from "./api.js";
+import { catalogEntry } from "./boards.js";
 import { el } from "./dom.js";
 import { currentLanguage, errorText, gameWord, pick, plural, translatePage } from "./i18n.js";
 import { loadPerson, showPerson } from "./person.js";
 import {
-  factsOf, isArena, STATUSES, tournamentLine, tournamentPage, tournamentsPath, when,
+  isArena, STATUSES, tournamentLine, tournamentPage, tournamentsPath, when,
 } from "./tournamentkit.js";
 
 const lang = currentLanguage();
@@ -58,7 +59,7 @@ function fill(list, tournaments) {
     return;
   }
   list.replaceChildren(...tournaments.map((tournament) => {
-    const entry = factsOf(catalog, tournament.game);
+    const entry = catalogEntry(catalog, tournament.game);
     return el("li", { "data-tournament": tournament.id, "data-status": tournament.status,
       "data-system": tournament.system },
       el("img", { src: entry?.picture ?? "/static/img/logo.svg", alt: "", width: 40, height: 30 }),
@@ -126,7 +127,7 @@ function wireForm() {
 }
 
 function fillGameOptions() {
-  const entry = factsOf(catalog, $("#form-game").value);
+  const entry = catalogEntry(catalog, $("#form-game").value);
   const variants = entry?.variants ?? ["standard"];
   const counts = entry?.player_counts ?? [2];
   $("#form-variant").replaceChildren(...variants.map((name) =>
